@@ -1,0 +1,138 @@
+/* The DES layer over SimGrid: engine, clock domains, actors, ports.
+ *
+ * Time is an integral count of ticks held in a double (exact below 2^53). The
+ * tick is chosen per simulation so that every clock domain's period is an
+ * exact integer: ticks per microsecond = lcm of the domains' frequencies in
+ * MHz (given in kHz resolution). SimGrid's clock counts ticks.
+ *
+ * Every hardware block is a SimGrid actor. Actors never sleep on their own:
+ * they tell the engine when they next need to run (des_wake_at) and block;
+ * one scheduler actor keeps a heap of wake times, sleeps until the earliest
+ * and releases every actor due then, in actor-id order. A port send lowers
+ * the receiver's wake time to the message's delivery time, so an idle block
+ * costs nothing and is woken exactly when something reaches it.
+ *
+ * Ports are one-way, single-sender, single-receiver bounded FIFOs with a
+ * fixed latency of at least one tick. Because nothing sent at time t can be
+ * seen before t + latency, the order in which actors run at equal times never
+ * changes results: runs are deterministic by construction. Capacity freed by
+ * the receiver becomes visible to the sender one tick later, for the same
+ * reason. */
+#ifndef SIMTGRID_DES_H
+#define SIMTGRID_DES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t des_time;            /* ticks */
+#define DES_NEVER UINT64_MAX
+
+typedef struct des_engine des_engine;
+typedef struct des_actor des_actor;
+typedef struct des_port des_port;
+
+/* ---- clock domains ---------------------------------------------------- */
+
+typedef struct des_clock {
+    const char *name;     /* "core", "icnt", "l2", "dram" */
+    uint64_t khz;         /* frequency */
+    des_time period;      /* ticks per cycle, set by des_engine_new */
+} des_clock;
+
+/* Ticks per microsecond for these frequencies (lcm of MHz, kHz resolution),
+ * or 0 when the lcm is so large that one simulated second would not fit in
+ * 2^53 ticks. */
+uint64_t des_ticks_per_us(const uint64_t *khz, unsigned n);
+
+static inline des_time des_cycles(const des_clock *c, uint64_t cycles) { return cycles * c->period; }
+/* Cycle number of time t in clock c (floor). */
+static inline uint64_t des_cycle_of(const des_clock *c, des_time t) { return t / c->period; }
+/* First clock edge at or after t. */
+static inline des_time des_edge_at_or_after(const des_clock *c, des_time t)
+{
+    return (t + c->period - 1) / c->period * c->period;
+}
+
+/* ---- engine ------------------------------------------------------------ */
+
+/* Boot SimGrid (once per process) with a platform simtgrid writes itself.
+ * `clocks` (n of them) get their periods; the engine keeps the pointers.
+ * `verbose` keeps SimGrid's logging. Returns NULL with *errmsg set (static
+ * text or g_strdup'd; caller frees with g_free) on an impossible clock set. */
+des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **errmsg);
+/* Run until every actor is blocked with no wake time (the workload ended), or
+ * until des_stop. Returns the final time in ticks. */
+des_time des_run(des_engine *e);
+void des_stop(des_engine *e);       /* from an actor: end the run at the current time */
+/* Do not run any time after t (a cycle limit); the run ends there. */
+void des_set_limit(des_engine *e, des_time t);
+des_time des_now(const des_engine *e);
+uint64_t des_ticks_per_us_of(const des_engine *e);
+void des_engine_free(des_engine *e);
+
+/* Kernel-level counters, for benchmarks: SimGrid wake-ups of block actors,
+ * distinct timestamps the scheduler visited, and events blocks reported. */
+typedef struct des_counters {
+    uint64_t wakeups;
+    uint64_t timestamps;
+    uint64_t events;
+} des_counters;
+des_counters des_get_counters(const des_engine *e);
+/* A block calls this with the number of simulated events it processed in a
+ * wake-up (messages handled, cycles simulated), for events-per-wake-up. */
+void des_count_events(des_engine *e, uint64_t n);
+
+/* ---- actors ----------------------------------------------------------- */
+
+/* The body of a block: runs in its own SimGrid actor. It typically loops:
+ *   for (;;) { drain ports, do work up to its lookahead, des_wake_at(...); des_block(self); }
+ * and never returns (returning ends the actor). */
+typedef void (*des_actor_fn)(des_actor *self, void *data);
+
+des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void *data);
+des_engine *des_actor_engine(const des_actor *a);
+const char *des_actor_name(const des_actor *a);
+unsigned des_actor_id(const des_actor *a);
+/* Ask to run again at time t (absolute, > now). The earliest request since the
+ * actor last ran wins. DES_NEVER clears nothing: ports still wake it. */
+void des_wake_at(des_actor *a, des_time t);
+/* How far past the current time this actor may simulate without yielding:
+ * the minimum latency of its input ports and credit delay of its output
+ * ports (DES_NEVER with no ports). Nothing another block does at the current
+ * time can reach it earlier. */
+des_time des_lookahead(const des_actor *a);
+/* Give control back until the engine wakes this actor; returns the time. */
+des_time des_block(des_actor *self);
+
+/* ---- ports ------------------------------------------------------------ */
+
+/* A port carrying messages of `msg_size` bytes, at most `capacity` queued or
+ * in flight, each delivered `latency` ticks (>= 1) after it was sent. The
+ * message memory is a ring allocated here once: sending copies into it. */
+des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigned capacity,
+                       des_time latency, des_actor *sender, des_actor *receiver);
+const char *des_port_name(const des_port *p);
+des_time des_port_latency(const des_port *p);
+
+/* Sender side. `t` is the sender's local time (>= now; a block that runs
+ * ahead inside its lookahead sends at its local time). Fails, copying
+ * nothing, when the port is full as seen at time t; then the sender is woken
+ * when a freed slot becomes visible to it: a slot popped at time u is
+ * reusable from u + latency (credits return as fast as data travels). */
+bool des_port_try_send(des_port *p, const void *msg, des_time t);
+/* Free slots as seen by the sender at time t. */
+unsigned des_port_space(des_port *p, des_time t);
+
+/* Receiver side. A send wakes the receiver at the delivery time; a message
+ * the receiver leaves in the port after that (it was busy or full) does not
+ * wake it again: the block asks for its own wake-up when it can take it.
+ * The oldest message if it has been delivered by time t, else
+ * NULL. Pop removes it (the slot is reusable by the sender from t + latency). */
+void *des_port_peek(des_port *p, des_time t);
+void des_port_pop(des_port *p, des_time t);
+/* Delivery time of the oldest message, or DES_NEVER when empty. */
+des_time des_port_next(const des_port *p);
+unsigned des_port_count(const des_port *p);   /* queued or in flight */
+
+#endif

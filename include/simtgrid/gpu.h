@@ -1,0 +1,34 @@
+/* A whole chip built from a configuration: clocks, SMs, CTA dispatcher,
+ * memory pipeline (ideal, or L1/crossbar/L2/DRAM), wired by ports. */
+#ifndef SIMTGRID_GPU_H
+#define SIMTGRID_GPU_H
+
+#include <stdio.h>
+
+#include "simtgrid/config.h"
+#include "simtgrid/des.h"
+#include "simtgrid/scenario.h"
+#include "simtgrid/stats.h"
+
+typedef struct gpu gpu;
+
+typedef struct gpu_result {
+    uint64_t core_cycles;        /* simulated SM-clock cycles until the last CTA ended */
+    uint64_t warp_insts;         /* warp instructions issued, all SMs */
+    uint64_t thread_insts;       /* thread instructions (active lanes) issued */
+    double core_mhz;
+    des_counters des;            /* SimGrid wake-ups, timestamps, events */
+} gpu_result;
+
+/* Build the chip for one configuration and the scenario's launches. Loads the
+ * kernels (errors name the kernel file and line). Registers every block's
+ * statistics in `st`. Must be the only engine of the process. */
+gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err);
+/* Simulate until every launch has finished (or sim.max_cycles). Fails if the
+ * run ended with work left (a deadlock), naming what was left. */
+bool gpu_run(gpu *g, gpu_result *r, GError **err);
+/* A few human-readable lines about the run (per launch, key rates). */
+void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f);
+void gpu_free(gpu *g);
+
+#endif

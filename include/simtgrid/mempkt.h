@@ -1,0 +1,23 @@
+/* A line-granularity memory packet: what leaves an L1 for the L2 through the
+ * crossbar, and what comes back. One struct both ways keeps the crossbar
+ * generic; `reply` tells the direction. */
+#ifndef SIMTGRID_MEMPKT_H
+#define SIMTGRID_MEMPKT_H
+
+#include <stdint.h>
+
+typedef struct mem_pkt {
+    uint64_t addr;         /* line (or sector) address */
+    uint64_t born;         /* tick the packet entered the memory system (latency statistics) */
+    uint32_t id;           /* requester's id (MSHR entry, ...), echoed in the reply */
+    uint16_t src;          /* crossbar input it came from (SM / cluster index) */
+    uint16_t dst;          /* crossbar output it goes to (partition / slice) */
+    uint16_t bytes;        /* payload bytes carried (0 for a read request) */
+    uint8_t op;            /* enum mem_op (memport.h) */
+    uint8_t flags;         /* enum mem_flags (memport.h) */
+    uint8_t sectors;       /* sector mask within the line */
+    uint8_t reply;         /* 0 request, 1 reply */
+    uint16_t warp;         /* for statistics */
+} mem_pkt;
+
+#endif

@@ -1,0 +1,44 @@
+/* Messages between an SM and its memory pipeline (the LD/ST unit with the
+ * coalescer and L1D, or the ideal memory used by SM tests).
+ *
+ * The SM sends one warp_mem_req per issued global-memory warp instruction,
+ * with every active lane's address; the memory side answers with one
+ * warp_mem_resp when all of that instruction's data has returned (loads,
+ * atomics) or been accepted (stores, when the model wants the warp to wait for
+ * them). The SM never sees lines or sectors: coalescing is the memory side's. */
+#ifndef SIMTGRID_MEMPORT_H
+#define SIMTGRID_MEMPORT_H
+
+#include <stdint.h>
+
+enum mem_op { MEM_LOAD = 0, MEM_STORE = 1, MEM_ATOMIC = 2 };
+
+enum mem_flags {
+    MEM_L2_ONLY = 1 << 0,   /* ld.cg: do not allocate or look up in the L1 */
+    MEM_ROW_HINT = 1 << 1,  /* DRAM row-locality hint bit (database seed) */
+    MEM_STREAM = 1 << 2,    /* ld.cs: evict-first */
+    MEM_NO_REPLY = 1 << 3,  /* fire-and-forget store: the SM does not wait */
+};
+
+#define MEMPORT_LANES 32
+
+typedef struct warp_mem_req {
+    uint64_t addr[MEMPORT_LANES]; /* byte address per lane (valid where active) */
+    uint32_t active;              /* lanes taking part */
+    uint32_t tag;                 /* chosen by the SM, echoed in the response */
+    uint16_t sm;                  /* issuing SM */
+    uint16_t warp;                /* warp slot in the SM (for statistics, taxonomy) */
+    uint8_t op;                   /* enum mem_op */
+    uint8_t size;                 /* bytes per lane: 1, 2, 4, 8, 16 */
+    uint8_t flags;                /* enum mem_flags */
+    uint32_t pc;                  /* instruction index, for per-PC statistics */
+} warp_mem_req;
+
+typedef struct warp_mem_resp {
+    uint32_t tag;
+    uint16_t warp;
+    uint8_t op;
+    uint8_t accesses;             /* lines this instruction needed (statistics) */
+} warp_mem_resp;
+
+#endif

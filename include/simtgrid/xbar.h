@@ -1,0 +1,59 @@
+/* Crossbar: one direction of the interconnect between SMs and memory
+ * partitions (a chip has two: requests and replies).
+ *
+ * Packets (mem_pkt) arrive on one des_port per input and are sorted into
+ * virtual output queues (one per input and output, sharing the input's
+ * buffer of `input_buffer` packets), so a packet for a busy output does not
+ * block one behind it for a free output. Every interconnect cycle the
+ * arbiter matches inputs to outputs; a matched packet of F flits holds its
+ * input and its output for ceil(F / flits_per_cycle) cycles, then goes into
+ * the output's des_port (capacity output_buffer, latency `latency` cycles).
+ * A full output port stalls that output: back-pressure reaches the inputs
+ * through their buffers and ports.
+ *
+ * Zero-load latency from the cycle a packet is delivered to the crossbar:
+ * ceil(F / flits_per_cycle) + latency interconnect cycles. */
+#ifndef SIMTGRID_XBAR_H
+#define SIMTGRID_XBAR_H
+
+#include "simtgrid/des.h"
+#include "simtgrid/mempkt.h"
+#include "simtgrid/stats.h"
+
+typedef struct config config;
+
+enum xbar_arbiter { XBAR_RR = 0, XBAR_ISLIP = 1, XBAR_PIM = 2 };
+
+typedef struct xbar_params {
+    unsigned inputs, outputs;
+    unsigned flit_bytes;        /* bytes per flit */
+    unsigned flits_per_cycle;   /* per port, per interconnect cycle */
+    unsigned header_bytes;      /* bytes on the wire besides the payload */
+    unsigned latency;           /* cycles from the end of a transfer to delivery */
+    unsigned input_buffer;      /* packets buffered per input (all VOQs) */
+    unsigned output_buffer;     /* packets in an output port (in flight or queued) */
+    enum xbar_arbiter arbiter;
+    unsigned iterations;        /* iSLIP / PIM matching iterations */
+    uint64_t seed;              /* PIM's random choices */
+} xbar_params;
+
+typedef struct xbar xbar;
+
+/* Reads icnt.* parameters. */
+void xbar_params_from_config(xbar_params *p, const config *c);
+/* `name` is the block path for statistics ("icnt.req"). Input and output
+ * ports are created by the caller with xbar_input_port / xbar_output_port
+ * after the peers exist. */
+xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_clock *clk,
+               stats *st);
+des_actor *xbar_actor(xbar *x);
+/* The port input i reads from (created here, capacity = input_buffer,
+ * `latency` cycles from the sender) and the port output o writes to. */
+des_port *xbar_input_port(xbar *x, unsigned i, des_actor *sender, unsigned latency_cycles);
+des_port *xbar_output_port(xbar *x, unsigned o, des_actor *receiver);
+/* After the run: derived statistics (utilisation over `end` ticks). */
+void xbar_finish(xbar *x, des_time end);
+/* Flits a packet occupies on the wire. */
+unsigned xbar_flits(const xbar_params *p, const mem_pkt *m);
+
+#endif

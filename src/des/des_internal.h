@@ -1,0 +1,62 @@
+/* Private structures of the DES layer, shared by engine.c, wakeheap.c and port.c. */
+#ifndef SIMTGRID_DES_INTERNAL_H
+#define SIMTGRID_DES_INTERNAL_H
+
+#include <glib.h>
+#include <simgrid/actor.h>
+#include <simgrid/semaphore.h>
+
+#include "simtgrid/des.h"
+
+struct des_actor {
+    des_engine *engine;
+    char *name;
+    unsigned id;            /* creation order; breaks ties at equal wake times */
+    des_actor_fn fn;
+    void *data;
+    sg_sem_t sem;           /* the engine releases it to run the actor */
+    des_time wake_at;       /* pending wake request, DES_NEVER if none */
+    int heap_pos;           /* index in the wake heap, -1 when not queued */
+    des_time lookahead;     /* min input latency / output credit delay */
+    bool finished;
+    GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
+};
+
+/* Indexed binary min-heap of actors keyed by (wake_at, id). */
+typedef struct wakeheap {
+    des_actor **a;
+    unsigned n, cap;
+} wakeheap;
+
+void wakeheap_init(wakeheap *h);
+void wakeheap_free(wakeheap *h);
+/* Insert, or lower the key of an actor already queued; a later time is ignored. */
+void wakeheap_request(wakeheap *h, des_actor *a, des_time t);
+des_actor *wakeheap_top(const wakeheap *h);
+des_actor *wakeheap_pop(wakeheap *h);
+
+struct des_engine {
+    des_clock *clocks;
+    unsigned nclocks;
+    uint64_t ticks_per_us;
+    des_time now;
+    des_time limit;          /* stop before running any time beyond this */
+    wakeheap heap;
+    GPtrArray *actors;       /* des_actor*, in id order */
+    GPtrArray *ports;
+    unsigned running;        /* actors released at `now` that have not blocked */
+    sg_sem_t quiet;          /* released by the last running actor to block */
+    bool stopped;
+    bool started;
+    des_counters counters;
+};
+
+void des_port_free(des_port *p);
+/* The earliest time after `now` at which this port needs its receiver (an
+ * undelivered message) or its waiting sender (a slot becoming reusable). */
+des_time des_port_receiver_due(const des_port *p, des_time now);
+des_time des_port_sender_due(const des_port *p, des_time now);
+/* Called by des_port_new: the port lowers the lookahead of both its ends. */
+void des_actor_note_lookahead(des_actor *a, des_time t);
+
+#endif

@@ -1,0 +1,293 @@
+/* The engine: boots SimGrid with a one-host platform written here, runs one
+ * scheduler actor that owns the wake-up order, and one SimGrid actor per
+ * block.
+ *
+ * Why a scheduler actor rather than each block sleeping on its own: a port
+ * send must be able to move a sleeping receiver's wake-up earlier, which the
+ * C API cannot do to a pending sleep. With one heap of wake times the send
+ * just lowers a key, every block sleeps on its own semaphore, and blocks due
+ * at the same time are released in actor-id order. The scheduler waits for
+ * every released block to block again before advancing time, so the heap is
+ * complete whenever it picks the next time. */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <unistd.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <xbt/config.h>
+#include <xbt/log.h>
+
+#include "des/des_internal.h"
+
+static bool simgrid_booted;   /* SimGrid supports one engine per process */
+
+static const char platform_xml[] =
+    "<?xml version='1.0'?>\n"
+    "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+    "<platform version=\"4.1\">\n"
+    "  <zone id=\"simtgrid\" routing=\"Full\">\n"
+    "    <host id=\"chip\" speed=\"1f\"/>\n"
+    "  </zone>\n"
+    "</platform>\n";
+
+static bool load_platform(char **errmsg)
+{
+    GError *err = NULL;
+    char *path = NULL;
+    int fd = g_file_open_tmp("simtgrid-platform-XXXXXX.xml", &path, &err);
+    if (fd < 0) {
+        *errmsg = g_strdup_printf("cannot create the SimGrid platform file: %s", err->message);
+        g_error_free(err);
+        return false;
+    }
+    close(fd);
+    if (!g_file_set_contents(path, platform_xml, -1, &err)) {
+        *errmsg = g_strdup_printf("cannot write %s: %s", path, err->message);
+        g_error_free(err);
+        g_unlink(path);
+        g_free(path);
+        return false;
+    }
+    simgrid_load_platform(path);
+    g_unlink(path);
+    g_free(path);
+    return true;
+}
+
+uint64_t des_ticks_per_us(const uint64_t *khz, unsigned n)
+{
+    /* lcm of the frequencies in kHz is a number of ticks per millisecond. */
+    uint64_t l = 1;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t a = l, b = khz[i];
+        if (b == 0)
+            return 0;
+        while (b) {
+            uint64_t r = a % b;
+            a = b;
+            b = r;
+        }
+        uint64_t g = a;
+        if (khz[i] / g > UINT64_MAX / l)
+            return 0;
+        l = l / g * khz[i];
+    }
+    /* One simulated second must fit below 2^53 ticks: l ticks per ms. */
+    if (l > (UINT64_C(1) << 53) / 1000)
+        return 0;
+    if (l % 1000 != 0) {
+        /* A microsecond must be a whole number of ticks: scale up. */
+        uint64_t g = l, b = 1000;
+        while (b) {
+            uint64_t r = g % b;
+            g = b;
+            b = r;
+        }
+        l = l / g * 1000;
+        if (l > (UINT64_C(1) << 53) / 1000)
+            return 0;
+    }
+    return l / 1000;
+}
+
+static void scheduler_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    des_engine *e = sg_actor_self_get_data();
+    for (;;) {
+        des_actor *top = wakeheap_top(&e->heap);
+        if (e->stopped || !top || top->wake_at > e->limit)
+            break;
+        des_time t = top->wake_at;
+        if (t > e->now) {
+            sg_actor_sleep_until((double)t);
+            e->now = t;   /* our integral time is authoritative */
+        }
+        e->counters.timestamps++;
+        e->running = 0;
+        while ((top = wakeheap_top(&e->heap)) && top->wake_at == t) {
+            wakeheap_pop(&e->heap);
+            top->wake_at = DES_NEVER;
+            e->running++;
+            e->counters.wakeups++;
+            sg_sem_release(top->sem);
+        }
+        sg_sem_acquire(e->quiet);
+    }
+}
+
+/* The calling actor stops running at the current time. */
+static void actor_idle(des_engine *e)
+{
+    if (--e->running == 0)
+        sg_sem_release(e->quiet);
+}
+
+static void actor_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    des_actor *a = sg_actor_self_get_data();
+    sg_actor_daemonize(sg_actor_self());
+    sg_sem_acquire(a->sem);
+    a->fn(a, a->data);
+    a->finished = true;
+    actor_idle(a->engine);
+}
+
+des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **errmsg)
+{
+    *errmsg = NULL;
+    if (simgrid_booted) {
+        *errmsg = g_strdup("SimGrid runs one simulation per process; fork for the next one");
+        return NULL;
+    }
+    uint64_t khz[16];
+    if (n == 0 || n > 16) {
+        *errmsg = g_strdup("between 1 and 16 clock domains are needed");
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++)
+        khz[i] = clocks[i].khz;
+    uint64_t tpu = des_ticks_per_us(khz, n);
+    if (!tpu) {
+        GString *s = g_string_new("the clock frequencies");
+        for (unsigned i = 0; i < n; i++)
+            g_string_append_printf(s, " %s=%.3f MHz", clocks[i].name, clocks[i].khz / 1000.0);
+        g_string_append(s, " have no common time base fine enough to keep one simulated "
+                           "second exact in 2^53 ticks; round them (e.g. to whole MHz)");
+        *errmsg = g_string_free(s, FALSE);
+        return NULL;
+    }
+    for (unsigned i = 0; i < n; i++)
+        clocks[i].period = tpu * 1000 / clocks[i].khz;
+
+    int argc = 1;
+    char *argv[] = {"simtgrid", NULL};
+    simgrid_init(&argc, argv);
+    simgrid_booted = true;
+    if (!verbose)
+        xbt_log_control_set("root.thresh:critical");
+    sg_cfg_set_string("contexts/factory", "raw");
+    sg_cfg_set_int("contexts/stack-size", 512);   /* KiB; blocks keep big state on the heap */
+    if (!load_platform(errmsg))
+        return NULL;
+
+    des_engine *e = g_new0(des_engine, 1);
+    e->clocks = clocks;
+    e->nclocks = n;
+    e->ticks_per_us = tpu;
+    e->limit = DES_NEVER - 1;
+    wakeheap_init(&e->heap);
+    e->actors = g_ptr_array_new();
+    e->ports = g_ptr_array_new();
+    e->quiet = sg_sem_init(0);
+    return e;
+}
+
+des_time des_run(des_engine *e)
+{
+    sg_actor_t s = sg_actor_init("scheduler", sg_host_by_name("chip"));
+    sg_actor_set_data(s, e);
+    sg_actor_start(s, scheduler_main, 0, NULL);
+    e->started = true;
+    simgrid_run();
+    return e->now;
+}
+
+void des_set_limit(des_engine *e, des_time t) { e->limit = t; }
+void des_stop(des_engine *e) { e->stopped = true; }
+des_time des_now(const des_engine *e) { return e->now; }
+uint64_t des_ticks_per_us_of(const des_engine *e) { return e->ticks_per_us; }
+des_counters des_get_counters(const des_engine *e) { return e->counters; }
+void des_count_events(des_engine *e, uint64_t n) { e->counters.events += n; }
+
+void des_engine_free(des_engine *e)
+{
+    if (!e)
+        return;
+    for (unsigned i = 0; i < e->ports->len; i++)
+        des_port_free(g_ptr_array_index(e->ports, i));
+    for (unsigned i = 0; i < e->actors->len; i++) {
+        des_actor *a = g_ptr_array_index(e->actors, i);
+        g_ptr_array_free(a->inputs, TRUE);
+        g_ptr_array_free(a->outputs, TRUE);
+        g_free(a->name);
+        g_free(a);
+    }
+    g_ptr_array_free(e->ports, TRUE);
+    g_ptr_array_free(e->actors, TRUE);
+    wakeheap_free(&e->heap);
+    g_free(e);
+}
+
+/* ---- actors ----------------------------------------------------------- */
+
+des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void *data)
+{
+    des_actor *a = g_new0(des_actor, 1);
+    a->engine = e;
+    a->name = g_strdup(name);
+    a->id = e->actors->len;
+    a->fn = fn;
+    a->data = data;
+    a->sem = sg_sem_init(0);
+    a->heap_pos = -1;
+    a->wake_at = DES_NEVER;
+    a->lookahead = DES_NEVER;
+    a->inputs = g_ptr_array_new();
+    a->outputs = g_ptr_array_new();
+    g_ptr_array_add(e->actors, a);
+    sg_actor_t sa = sg_actor_init(name, sg_host_by_name("chip"));
+    sg_actor_set_data(sa, a);
+    sg_actor_start(sa, actor_main, 0, NULL);
+    /* Every block runs once at the current time to set itself up. */
+    wakeheap_request(&e->heap, a, e->now);
+    return a;
+}
+
+des_engine *des_actor_engine(const des_actor *a) { return a->engine; }
+const char *des_actor_name(const des_actor *a) { return a->name; }
+unsigned des_actor_id(const des_actor *a) { return a->id; }
+des_time des_lookahead(const des_actor *a) { return a->lookahead; }
+
+void des_actor_note_lookahead(des_actor *a, des_time t)
+{
+    if (a && t < a->lookahead)
+        a->lookahead = t;
+}
+
+void des_wake_at(des_actor *a, des_time t)
+{
+    des_engine *e = a->engine;
+    if (t == DES_NEVER)
+        return;
+    if (e->started && t <= e->now)
+        g_error("des: actor %s asked to run at tick %" G_GUINT64_FORMAT
+                ", not after the current tick %" G_GUINT64_FORMAT, a->name, t, e->now);
+    wakeheap_request(&e->heap, a, t);
+}
+
+des_time des_block(des_actor *self)
+{
+    des_engine *e = self->engine;
+    /* Wake requests merged into an earlier one are re-derived from the ports:
+     * a message still in flight, or a slot a waiting sender will see. */
+    des_time due = DES_NEVER;
+    for (unsigned i = 0; i < self->inputs->len; i++) {
+        des_time d = des_port_receiver_due(g_ptr_array_index(self->inputs, i), e->now);
+        if (d < due)
+            due = d;
+    }
+    for (unsigned i = 0; i < self->outputs->len; i++) {
+        des_time d = des_port_sender_due(g_ptr_array_index(self->outputs, i), e->now);
+        if (d < due)
+            due = d;
+    }
+    if (due != DES_NEVER)
+        wakeheap_request(&e->heap, self, due);
+    actor_idle(e);
+    sg_sem_acquire(self->sem);
+    return e->now;
+}

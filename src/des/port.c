@@ -1,0 +1,149 @@
+/* Ports: single-sender, single-receiver bounded FIFOs with a fixed latency.
+ *
+ * The ring of message slots is allocated once (the message pool). Each slot
+ * remembers when its message is delivered and, once popped, from when the
+ * sender may reuse it (pop time + credit delay): so what a sender sees never
+ * depends on whether the receiver ran before it at the same time, even when
+ * both run ahead inside their lookahead. */
+#include <string.h>
+
+#include "des/des_internal.h"
+
+struct des_port {
+    des_engine *engine;
+    char *name;
+    size_t msg_size;
+    unsigned cap;
+    des_time latency;
+    des_time credit_delay;
+    des_actor *sender, *receiver;
+    unsigned head, count;
+    des_time *deliver;      /* per slot: delivery time of the message in it */
+    des_time *reusable;     /* per slot: first time the sender may fill it */
+    char *buf;
+    des_time last_send, last_pop;
+    bool sender_waiting;    /* a send failed: wake the sender on the next pop */
+};
+
+des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigned capacity,
+                       des_time latency, des_actor *sender, des_actor *receiver)
+{
+    if (latency < 1 || capacity < 1 || msg_size < 1)
+        g_error("des: port %s needs latency >= 1 tick, capacity >= 1 and a message size", name);
+    des_port *p = g_new0(des_port, 1);
+    p->engine = e;
+    p->name = g_strdup(name);
+    p->msg_size = msg_size;
+    p->cap = capacity;
+    p->latency = latency;
+    /* Credits travel back as fast as data goes forward. */
+    p->credit_delay = latency;
+    p->sender = sender;
+    p->receiver = receiver;
+    p->deliver = g_new0(des_time, capacity);
+    p->reusable = g_new0(des_time, capacity);
+    p->buf = g_malloc0(msg_size * capacity);
+    des_actor_note_lookahead(receiver, latency);
+    if (receiver)
+        g_ptr_array_add(receiver->inputs, p);
+    if (sender)
+        g_ptr_array_add(sender->outputs, p);
+    des_actor_note_lookahead(sender, p->credit_delay);
+    g_ptr_array_add(e->ports, p);
+    return p;
+}
+
+void des_port_free(des_port *p)
+{
+    g_free(p->name);
+    g_free(p->deliver);
+    g_free(p->reusable);
+    g_free(p->buf);
+    g_free(p);
+}
+
+const char *des_port_name(const des_port *p) { return p->name; }
+des_time des_port_latency(const des_port *p) { return p->latency; }
+unsigned des_port_count(const des_port *p) { return p->count; }
+
+unsigned des_port_space(des_port *p, des_time t)
+{
+    unsigned free_slots = 0;
+    for (unsigned i = p->count; i < p->cap; i++) {
+        unsigned slot = (p->head + i) % p->cap;
+        if (p->reusable[slot] > t)
+            break;
+        free_slots++;
+    }
+    return free_slots;
+}
+
+bool des_port_try_send(des_port *p, const void *msg, des_time t)
+{
+    if (t < p->last_send || (p->engine->started && t < p->engine->now))
+        g_error("des: port %s: send at tick %" G_GUINT64_FORMAT " before an earlier send at %" G_GUINT64_FORMAT,
+                p->name, t, p->last_send);
+    unsigned slot = (p->head + p->count) % p->cap;
+    if (p->count == p->cap || p->reusable[slot] > t) {
+        p->sender_waiting = true;
+        /* The slot is already free but not yet visible: wake when it is. */
+        if (p->count < p->cap && p->sender)
+            des_wake_at(p->sender, p->reusable[slot]);
+        return false;
+    }
+    p->last_send = t;
+    memcpy(p->buf + (size_t)slot * p->msg_size, msg, p->msg_size);
+    des_time when = t + p->latency;
+    p->deliver[slot] = when;
+    p->count++;
+    /* A send always lowers the receiver's wake-up to the delivery time: a
+     * receiver that left a message waiting (e.g. it was full) is told again. */
+    des_wake_at(p->receiver, when);
+    return true;
+}
+
+void *des_port_peek(des_port *p, des_time t)
+{
+    if (!p->count || p->deliver[p->head] > t)
+        return NULL;
+    return p->buf + (size_t)p->head * p->msg_size;
+}
+
+void des_port_pop(des_port *p, des_time t)
+{
+    if (!p->count)
+        g_error("des: port %s: pop from an empty port", p->name);
+    if (t < p->last_pop || t < p->deliver[p->head])
+        g_error("des: port %s: pop at tick %" G_GUINT64_FORMAT " out of order", p->name, t);
+    p->last_pop = t;
+    p->reusable[p->head] = t + p->credit_delay;
+    p->head = (p->head + 1) % p->cap;
+    p->count--;
+    if (p->sender_waiting && p->sender) {
+        p->sender_waiting = false;
+        des_wake_at(p->sender, t + p->credit_delay);
+    }
+}
+
+des_time des_port_next(const des_port *p)
+{
+    return p->count ? p->deliver[p->head] : DES_NEVER;
+}
+
+des_time des_port_receiver_due(const des_port *p, des_time now)
+{
+    for (unsigned i = 0; i < p->count; i++) {
+        des_time d = p->deliver[(p->head + i) % p->cap];
+        if (d > now)
+            return d;
+    }
+    return DES_NEVER;
+}
+
+des_time des_port_sender_due(const des_port *p, des_time now)
+{
+    if (!p->sender_waiting || p->count == p->cap)
+        return DES_NEVER;   /* a full port wakes its sender on pop */
+    des_time r = p->reusable[(p->head + p->count) % p->cap];
+    return r > now ? r : DES_NEVER;
+}

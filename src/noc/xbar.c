@@ -1,0 +1,336 @@
+/* Crossbar actor: virtual output queues, a per-cycle matching arbiter
+ * (round-robin, iSLIP or PIM), serialization by flits, back-pressure. See
+ * include/simtgrid/xbar.h for the timing contract. */
+#include <glib.h>
+
+#include "noc/xbar_internal.h"
+
+unsigned xbar_flits(const xbar_params *p, const mem_pkt *m)
+{
+    unsigned bytes = p->header_bytes + m->bytes;
+    unsigned f = (bytes + p->flit_bytes - 1) / p->flit_bytes;
+    return f ? f : 1;
+}
+
+static void xbar_main(des_actor *self, void *data);
+
+xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_clock *clk,
+               stats *st)
+{
+    xbar *x = g_new0(xbar, 1);
+    x->p = *p;
+    x->clk = clk;
+    x->engine = e;
+    x->name = g_strdup(name);
+    x->rng = p->seed * 0x9E3779B97F4A7C15ull + 1;
+    x->in = g_new0(xbar_in, p->inputs);
+    x->out = g_new0(xbar_out, p->outputs);
+    for (unsigned i = 0; i < p->inputs; i++) {
+        xbar_in *in = &x->in[i];
+        in->slots = g_new(xbar_slot, p->input_buffer);
+        for (unsigned s = 0; s < p->input_buffer; s++)
+            in->slots[s].next = (int)s + 1 < (int)p->input_buffer ? (int)s + 1 : -1;
+        in->free_head = 0;
+        in->head = g_new(int, p->outputs);
+        in->tail = g_new(int, p->outputs);
+        for (unsigned o = 0; o < p->outputs; o++)
+            in->head[o] = in->tail[o] = -1;
+    }
+    x->grant = g_new(int, p->outputs);
+    x->accept = g_new(int, p->inputs);
+    x->actor = des_actor_new(e, name, xbar_main, x);
+    stats_hist_init_log2(&x->queue_delay, 16);
+    if (st) {
+        stats_counter(st, name, "packets", "packets", "packets delivered to outputs", &x->packets);
+        stats_counter(st, name, "flits", "flits", "flits transferred", &x->flits);
+        stats_counter(st, name, "busy_cycles", "port-cycles",
+                      "output-port cycles spent transferring flits (sum over outputs)", &x->busy_cycles);
+        stats_counter(st, name, "output_stall_cycles", "port-cycles",
+                      "output-port cycles a finished packet waited for room downstream", &x->out_stall);
+        stats_counter(st, name, "input_full_cycles", "port-cycles",
+                      "input cycles with a full input buffer (upstream back-pressure)", &x->in_full);
+        stats_histogram(st, name, "queue_delay", "cycles",
+                        "cycles from arrival at the crossbar to winning arbitration", &x->queue_delay);
+    }
+    x->st = st;
+    return x;
+}
+
+des_actor *xbar_actor(xbar *x) { return x->actor; }
+
+des_port *xbar_input_port(xbar *x, unsigned i, des_actor *sender, unsigned latency_cycles)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.in%u", x->name, i);
+    x->in[i].port = des_port_new(x->engine, name, sizeof(mem_pkt), x->p.input_buffer,
+                                 des_cycles(x->clk, latency_cycles ? latency_cycles : 1), sender,
+                                 x->actor);
+    return x->in[i].port;
+}
+
+des_port *xbar_output_port(xbar *x, unsigned o, des_actor *receiver)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.out%u", x->name, o);
+    x->out[o].port = des_port_new(x->engine, name, sizeof(mem_pkt), x->p.output_buffer,
+                                  des_cycles(x->clk, x->p.latency ? x->p.latency : 1), x->actor,
+                                  receiver);
+    return x->out[o].port;
+}
+
+void xbar_finish(xbar *x, des_time end)
+{
+    if (!x->st)
+        return;
+    double denom = (double)(end / x->clk->period) * x->p.outputs;
+    stats_derived(x->st, x->name, "utilisation", "fraction",
+                  "busy output-port cycles / (cycles x outputs)", denom > 0 ? x->busy_cycles / denom : 0);
+    stats_derived(x->st, x->name, "mean_queue_delay", "cycles", "mean arbitration wait",
+                  x->queue_delay.samples ? x->queue_delay.sum / x->queue_delay.samples : 0);
+}
+
+/* ---- VOQs ------------------------------------------------------------ */
+
+static void voq_push(xbar *x, xbar_in *in, unsigned o, const mem_pkt *m, uint64_t cycle)
+{
+    int s = in->free_head;
+    in->free_head = in->slots[s].next;
+    in->slots[s].pkt = *m;
+    in->slots[s].arrived = cycle;
+    in->slots[s].next = -1;
+    if (in->tail[o] >= 0)
+        in->slots[in->tail[o]].next = s;
+    else
+        in->head[o] = s;
+    in->tail[o] = s;
+    in->used++;
+    x->out[o].pending++;
+    x->queued++;
+}
+
+static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
+{
+    int s = in->head[o];
+    in->head[o] = in->slots[s].next;
+    if (in->head[o] < 0)
+        in->tail[o] = -1;
+    in->slots[s].next = in->free_head;
+    in->free_head = s;
+    in->used--;
+    x->out[o].pending--;
+    x->queued--;
+    return &in->slots[s];
+}
+
+/* ---- one interconnect cycle ------------------------------------------- */
+
+static void finish_transfers(xbar *x, uint64_t c, des_time t)
+{
+    for (unsigned o = 0; o < x->p.outputs; o++) {
+        xbar_out *out = &x->out[o];
+        if (!out->has_pkt || out->busy_until > c)
+            continue;
+        if (des_port_try_send(out->port, &out->pkt, t)) {
+            if (out->blocked)
+                x->out_stall += c - out->blocked_since;
+            out->has_pkt = false;
+            out->blocked = false;
+            x->packets++;
+            x->in_flight--;
+        } else {
+            if (!out->blocked)
+                out->blocked_since = c;
+            out->blocked = true;
+        }
+    }
+}
+
+static void drain_inputs(xbar *x, uint64_t c, des_time t)
+{
+    for (unsigned i = 0; i < x->p.inputs; i++) {
+        xbar_in *in = &x->in[i];
+        if (!in->port)
+            continue;
+        mem_pkt *m;
+        while (in->used < x->p.input_buffer && (m = des_port_peek(in->port, t))) {
+            unsigned o = m->dst < x->p.outputs ? m->dst : m->dst % x->p.outputs;
+            voq_push(x, in, o, m, c);
+            des_port_pop(in->port, t);
+        }
+        if (in->used == x->p.input_buffer)
+            x->in_full++;
+    }
+}
+
+static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
+{
+    xbar_slot *s = voq_pop(x, &x->in[i], o);
+    unsigned f = xbar_flits(&x->p, &s->pkt);
+    unsigned dur = (f + x->p.flits_per_cycle - 1) / x->p.flits_per_cycle;
+    stats_hist_add(&x->queue_delay, c - s->arrived);
+    x->in[i].busy_until = c + dur;
+    x->out[o].busy_until = c + dur;
+    x->out[o].pkt = s->pkt;
+    x->out[o].has_pkt = true;
+    x->busy_cycles += dur;
+    x->flits += f;
+    x->in_flight++;
+}
+
+static bool out_free(const xbar *x, unsigned o, uint64_t c)
+{
+    const xbar_out *out = &x->out[o];
+    return out->pending && !out->has_pkt && out->busy_until <= c;
+}
+
+static bool in_free(const xbar *x, unsigned i, uint64_t c)
+{
+    return x->in[i].busy_until <= c && x->in[i].used;
+}
+
+static uint64_t rng_next(xbar *x)
+{
+    x->rng ^= x->rng << 13;
+    x->rng ^= x->rng >> 7;
+    x->rng ^= x->rng << 17;
+    return x->rng;
+}
+
+/* Round-robin: each free output in turn takes the first waiting input after
+ * the one it served last. */
+static void arbitrate_rr(xbar *x, uint64_t c)
+{
+    unsigned n = x->p.inputs;
+    for (unsigned o = 0; o < x->p.outputs; o++) {
+        if (!out_free(x, o, c))
+            continue;
+        for (unsigned k = 0; k < n; k++) {
+            unsigned i = (x->out[o].rr + k) % n;
+            if (in_free(x, i, c) && x->in[i].head[o] >= 0) {
+                start_transfer(x, i, o, c);
+                x->out[o].rr = (i + 1) % n;
+                break;
+            }
+        }
+    }
+}
+
+/* iSLIP (pointers move only on a first-iteration accept) or PIM (random
+ * grants and accepts): request, grant, accept, repeated `iterations` times. */
+static void arbitrate_matching(xbar *x, uint64_t c, bool pim)
+{
+    unsigned ni = x->p.inputs, no = x->p.outputs;
+    for (unsigned it = 0; it < x->p.iterations; it++) {
+        bool any = false;
+        for (unsigned o = 0; o < no; o++) {
+            x->grant[o] = -1;
+            if (!out_free(x, o, c))
+                continue;
+            unsigned start = pim ? (unsigned)(rng_next(x) % ni) : x->out[o].rr;
+            for (unsigned k = 0; k < ni; k++) {
+                unsigned i = (start + k) % ni;
+                if (in_free(x, i, c) && x->in[i].head[o] >= 0) {
+                    x->grant[o] = (int)i;
+                    any = true;
+                    break;
+                }
+            }
+        }
+        if (!any)
+            return;
+        for (unsigned i = 0; i < ni; i++)
+            x->accept[i] = -1;
+        for (unsigned i = 0; i < ni; i++) {
+            if (!in_free(x, i, c))
+                continue;
+            unsigned start = pim ? (unsigned)(rng_next(x) % no) : x->in[i].rr;
+            for (unsigned k = 0; k < no; k++) {
+                unsigned o = (start + k) % no;
+                if (x->grant[o] == (int)i) {
+                    x->accept[i] = (int)o;
+                    break;
+                }
+            }
+        }
+        for (unsigned i = 0; i < ni; i++) {
+            int o = x->accept[i];
+            if (o < 0)
+                continue;
+            if (!pim && it == 0) {
+                x->out[o].rr = (i + 1) % ni;
+                x->in[i].rr = ((unsigned)o + 1) % no;
+            }
+            start_transfer(x, i, (unsigned)o, c);
+        }
+    }
+}
+
+/* The next cycle after c at which something can happen without a new
+ * arrival: a transfer finishing, or a busy input/output freeing up for a
+ * queued packet. UINT64_MAX when only an arrival or a credit can help. */
+static uint64_t next_cycle(const xbar *x, uint64_t c)
+{
+    uint64_t n = UINT64_MAX;
+    for (unsigned o = 0; o < x->p.outputs; o++) {
+        const xbar_out *out = &x->out[o];
+        if (out->has_pkt && !out->blocked && out->busy_until < n)
+            n = out->busy_until > c ? out->busy_until : c + 1;
+    }
+    if (x->queued) {
+        for (unsigned i = 0; i < x->p.inputs; i++)
+            if (x->in[i].used)
+                n = MIN(n, x->in[i].busy_until > c ? x->in[i].busy_until : c + 1);
+    }
+    return n;
+}
+
+static void xbar_main(des_actor *self, void *data)
+{
+    xbar *x = data;
+    des_engine *e = x->engine;
+    des_time period = x->clk->period;
+    des_time now = des_now(e);
+    uint64_t last_cycle = 0;
+    bool ran = false;
+    for (;;) {
+        des_time horizon = now + des_lookahead(self);   /* exclusive */
+        uint64_t c = des_edge_at_or_after(x->clk, now) / period;
+        if (ran && c <= last_cycle)
+            c = last_cycle + 1;
+        uint64_t events = 0;
+        for (;;) {
+            des_time t = c * period;
+            if (t >= horizon)
+                break;
+            finish_transfers(x, c, t);
+            drain_inputs(x, c, t);
+            if (x->queued) {
+                if (x->p.arbiter == XBAR_RR)
+                    arbitrate_rr(x, c);
+                else
+                    arbitrate_matching(x, c, x->p.arbiter == XBAR_PIM);
+            }
+            last_cycle = c;
+            ran = true;
+            events++;
+            uint64_t n = next_cycle(x, c);
+            /* Inputs may deliver before n: look at the earliest. */
+            for (unsigned i = 0; i < x->p.inputs; i++) {
+                des_time d = x->in[i].port ? des_port_next(x->in[i].port) : DES_NEVER;
+                if (d != DES_NEVER && x->in[i].used < x->p.input_buffer) {
+                    uint64_t dc = des_edge_at_or_after(x->clk, d) / period;
+                    n = MIN(n, dc > c ? dc : c + 1);
+                }
+            }
+            if (n == UINT64_MAX) {
+                c = UINT64_MAX;
+                break;
+            }
+            c = n;
+        }
+        des_count_events(e, events);
+        if (c != UINT64_MAX)
+            des_wake_at(self, c * period);
+        now = des_block(self);
+    }
+}

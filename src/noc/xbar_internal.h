@@ -1,0 +1,48 @@
+/* Crossbar state, private to src/noc. */
+#ifndef SIMTGRID_XBAR_INTERNAL_H
+#define SIMTGRID_XBAR_INTERNAL_H
+
+#include "simtgrid/xbar.h"
+
+typedef struct xbar_slot {
+    mem_pkt pkt;
+    uint64_t arrived;   /* interconnect cycle it entered the VOQ */
+    int next;           /* next slot in the same VOQ, or in the free list */
+} xbar_slot;
+
+typedef struct xbar_in {
+    des_port *port;
+    xbar_slot *slots;   /* input_buffer slots shared by this input's VOQs */
+    int free_head;
+    unsigned used;
+    int *head, *tail;   /* per output */
+    uint64_t busy_until;
+    unsigned rr;        /* iSLIP accept pointer */
+} xbar_in;
+
+typedef struct xbar_out {
+    des_port *port;
+    mem_pkt pkt;        /* the packet being transferred */
+    bool has_pkt, blocked;
+    uint64_t busy_until, blocked_since;
+    unsigned pending;   /* packets queued for this output over all inputs */
+    unsigned rr;        /* round-robin / iSLIP grant pointer */
+} xbar_out;
+
+struct xbar {
+    xbar_params p;
+    const des_clock *clk;
+    des_engine *engine;
+    des_actor *actor;
+    char *name;
+    stats *st;
+    xbar_in *in;
+    xbar_out *out;
+    int *grant, *accept;
+    unsigned queued, in_flight;
+    uint64_t rng;
+    uint64_t packets, flits, busy_cycles, out_stall, in_full;
+    stats_hist queue_delay;
+};
+
+#endif

@@ -1,0 +1,269 @@
+/* Ports and the engine: exact delivery times, ordering, back-pressure,
+ * lookahead and the end of a run. Criterion forks a process per test, which
+ * SimGrid needs (one engine per process). All clocks here run at 1000 MHz,
+ * so 1 cycle = 1 tick (ticks/us = lcm(1000 MHz) = 1000). */
+#include <criterion/criterion.h>
+
+#include "simtgrid/des.h"
+
+typedef struct msg { int id; } msg;
+
+typedef struct rec {
+    des_time at[16];
+    int id[16];
+    int from[16];
+    int n;
+} rec;
+
+static des_clock clk[1] = {{"core", 1000000, 0}};
+
+static des_engine *boot(void)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    cr_assert_not_null(e, "%s", err ? err : "");
+    cr_assert_eq(clk[0].period, 1);
+    return e;
+}
+
+/* ---- a sender that sends a scripted list of (time, id) ------------------ */
+typedef struct script {
+    des_port *out;
+    des_time when[16];
+    int id[16];
+    int n, next;
+    des_time sent_at[16];   /* when each send succeeded */
+    int failures;
+} script;
+
+static void sender_main(des_actor *self, void *data)
+{
+    script *s = data;
+    des_time now = des_now(des_actor_engine(self));
+    while (s->next < s->n) {
+        if (s->when[s->next] > now) {
+            des_wake_at(self, s->when[s->next]);
+            now = des_block(self);
+            continue;
+        }
+        msg m = {s->id[s->next]};
+        if (des_port_try_send(s->out, &m, now)) {
+            s->sent_at[s->next++] = now;
+        } else {
+            s->failures++;
+            now = des_block(self);   /* woken when a slot frees */
+        }
+    }
+}
+
+/* ---- a receiver that records every message it pops, from several ports -- */
+typedef struct sink {
+    des_port *in[4];
+    int nin;
+    rec r;
+    int accept_per_wake;   /* 0 = all */
+} sink;
+
+static void sink_main(des_actor *self, void *data)
+{
+    sink *k = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        int taken = 0;
+        for (int i = 0; i < k->nin; i++) {
+            msg *m;
+            while ((m = des_port_peek(k->in[i], now))) {
+                if (k->accept_per_wake && taken == k->accept_per_wake)
+                    break;
+                k->r.at[k->r.n] = now;
+                k->r.id[k->r.n] = m->id;
+                k->r.from[k->r.n] = i;
+                k->r.n++;
+                des_port_pop(k->in[i], now);
+                taken++;
+            }
+        }
+        /* Partial draining: look again next cycle. */
+        for (int i = 0; i < k->nin; i++)
+            if (k->accept_per_wake && des_port_next(k->in[i]) <= now)
+                des_wake_at(self, now + 1);
+        now = des_block(self);
+    }
+}
+
+Test(clock, ticks_per_us_is_lcm_of_frequencies)
+{
+    /* 1000 MHz alone: 1000 ticks per us, period 1. */
+    uint64_t a[] = {1000000};
+    cr_assert_eq(des_ticks_per_us(a, 1), 1000);
+    /* H100: 1980 and 2619 MHz. lcm(1980, 2619) = 2^2*3^3*5*11*97 = 576180. */
+    uint64_t h[] = {1980000, 2619000};
+    cr_assert_eq(des_ticks_per_us(h, 2), 576180);
+    /* Fermi-like: 1400, 700, 924 MHz: lcm = 2^3*3*5^2*7*11 = 46200. */
+    uint64_t f[] = {1400000, 700000, 924000};
+    cr_assert_eq(des_ticks_per_us(f, 3), 46200);
+    /* 1000.5 MHz = 1000500 kHz: lcm with 1000 MHz = 2001000 kHz per ms...
+     * in ticks per ms lcm(1000500, 1000000) = 2001000000 -> 2001000 per us. */
+    uint64_t g[] = {1000500, 1000000};
+    cr_assert_eq(des_ticks_per_us(g, 2), 2001000);
+}
+
+Test(clock, impossible_clock_set_is_refused)
+{
+    /* Three pairwise coprime kHz values near 1e6: lcm ~ 1e18 ticks per ms,
+     * far above 2^53/1000 (~9e12). */
+    uint64_t k[] = {999983, 1000003, 999979};
+    cr_assert_eq(des_ticks_per_us(k, 3), 0);
+    des_clock c[3] = {{"a", 999983, 0}, {"b", 1000003, 0}, {"c", 999979, 0}};
+    char *err = NULL;
+    cr_assert_null(des_engine_new(c, 3, false, &err));
+    cr_assert_not_null(strstr(err, "common time base"), "%s", err);
+}
+
+Test(clock, cycle_conversions_are_exact)
+{
+    des_clock c[2] = {{"core", 1980000, 0}, {"dram", 2619000, 0}};
+    char *err = NULL;
+    des_engine *e = des_engine_new(c, 2, false, &err);
+    cr_assert_not_null(e);
+    /* 576180 ticks per us: core period 576180e3/1980e3 = 291, dram 220. */
+    cr_assert_eq(c[0].period, 291);
+    cr_assert_eq(c[1].period, 220);
+    cr_assert_eq(des_cycles(&c[0], 1980), 576180);     /* 1980 core cycles = 1 us */
+    cr_assert_eq(des_cycle_of(&c[1], 576180), 2619);   /* 1 us = 2619 dram cycles */
+    cr_assert_eq(des_cycle_of(&c[0], 290), 0);
+    cr_assert_eq(des_edge_at_or_after(&c[0], 292), 582);
+    cr_assert_eq(des_edge_at_or_after(&c[0], 582), 582);
+}
+
+Test(port, delivers_after_latency_in_fifo_order)
+{
+    des_engine *e = boot();
+    static script s = {.n = 3, .when = {0, 0, 4}, .id = {1, 2, 3}};
+    static sink k = {.nin = 1};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    s.out = k.in[0] = des_port_new(e, "p", sizeof(msg), 8, 5, snd, rcv);
+    des_run(e);
+    /* Sent at 0, 0, 4 with latency 5: received at 5, 5, 9, in order. */
+    cr_assert_eq(k.r.n, 3);
+    cr_assert_eq(k.r.at[0], 5);
+    cr_assert_eq(k.r.at[1], 5);
+    cr_assert_eq(k.r.at[2], 9);
+    cr_assert_eq(k.r.id[0], 1);
+    cr_assert_eq(k.r.id[1], 2);
+    cr_assert_eq(k.r.id[2], 3);
+    cr_assert_eq(s.failures, 0);
+}
+
+Test(port, equal_times_are_ordered_by_the_receiver_not_by_simgrid)
+{
+    /* Two senders, both send at 0 with latency 3, arrive together at 3. The
+     * sink drains port 0 first: ids 10 then 20 whatever order SimGrid ran
+     * the senders in. Sender B is created first to make that clear. */
+    des_engine *e = boot();
+    static script a = {.n = 1, .when = {0}, .id = {10}};
+    static script b = {.n = 1, .when = {0}, .id = {20}};
+    static sink k = {.nin = 2};
+    des_actor *sb = des_actor_new(e, "b", sender_main, &b);
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    a.out = k.in[0] = des_port_new(e, "pa", sizeof(msg), 4, 3, sa, rcv);
+    b.out = k.in[1] = des_port_new(e, "pb", sizeof(msg), 4, 3, sb, rcv);
+    des_run(e);
+    cr_assert_eq(k.r.n, 2);
+    cr_assert_eq(k.r.at[0], 3);
+    cr_assert_eq(k.r.at[1], 3);
+    cr_assert_eq(k.r.id[0], 10);
+    cr_assert_eq(k.r.id[1], 20);
+}
+
+Test(port, back_pressure_blocks_until_credit_returns)
+{
+    /* Capacity 2, latency 3: three sends wanted at 0. Two go (arrive at 3);
+     * the third fails. The sink pops both at 3, so the first slot is
+     * reusable from 3 + 3 = 6 (credits return with the port latency); the
+     * sender is woken at 6, sends, and the message arrives at 9. */
+    des_engine *e = boot();
+    static script s = {.n = 3, .when = {0, 0, 0}, .id = {1, 2, 3}};
+    static sink k = {.nin = 1};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    s.out = k.in[0] = des_port_new(e, "p", sizeof(msg), 2, 3, snd, rcv);
+    des_time end = des_run(e);
+    cr_assert_eq(s.failures, 1);
+    cr_assert_eq(s.sent_at[2], 6);
+    cr_assert_eq(k.r.n, 3);
+    cr_assert_eq(k.r.at[0], 3);
+    cr_assert_eq(k.r.at[1], 3);
+    cr_assert_eq(k.r.at[2], 9);
+    cr_assert_eq(end, 9);
+}
+
+Test(port, slow_receiver_leaves_messages_queued)
+{
+    /* The sink takes one message per cycle. Four messages sent at 0 with
+     * latency 2 are popped at 2, 3, 4, 5. */
+    des_engine *e = boot();
+    static script s = {.n = 4, .when = {0, 0, 0, 0}, .id = {1, 2, 3, 4}};
+    static sink k = {.nin = 1, .accept_per_wake = 1};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    s.out = k.in[0] = des_port_new(e, "p", sizeof(msg), 8, 2, snd, rcv);
+    des_run(e);
+    cr_assert_eq(k.r.n, 4);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(k.r.at[i], (des_time)(2 + i));
+        cr_assert_eq(k.r.id[i], i + 1);
+    }
+}
+
+Test(port, lookahead_is_min_latency_of_ports)
+{
+    des_engine *e = boot();
+    static script s = {.n = 0};
+    static sink k = {.nin = 2};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    des_actor *lone = des_actor_new(e, "lone", sender_main, &s);
+    k.in[0] = des_port_new(e, "p7", sizeof(msg), 2, 7, snd, rcv);
+    k.in[1] = des_port_new(e, "p4", sizeof(msg), 2, 4, snd, rcv);
+    cr_assert_eq(des_lookahead(rcv), 4);
+    cr_assert_eq(des_lookahead(snd), 4);
+    cr_assert_eq(des_lookahead(lone), DES_NEVER);
+    cr_assert_eq(des_port_space(k.in[0], 0), 2);
+}
+
+static void ticker_main(des_actor *self, void *data)
+{
+    int *count = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        (*count)++;
+        des_wake_at(self, now + 10);
+        now = des_block(self);
+    }
+}
+
+Test(engine, limit_ends_an_endless_run)
+{
+    /* A block ticking every 10 ticks runs at 0, 10, ..., 100: 11 times. */
+    des_engine *e = boot();
+    static int count;
+    des_actor_new(e, "ticker", ticker_main, &count);
+    des_set_limit(e, 100);
+    des_time end = des_run(e);
+    cr_assert_eq(end, 100);
+    cr_assert_eq(count, 11);
+    des_counters c = des_get_counters(e);
+    cr_assert_eq(c.wakeups, 11);
+    cr_assert_eq(c.timestamps, 11);
+}
+
+Test(engine, second_engine_in_one_process_is_refused)
+{
+    boot();
+    char *err = NULL;
+    cr_assert_null(des_engine_new(clk, 1, false, &err));
+    cr_assert_not_null(strstr(err, "one simulation per process"));
+}
