@@ -98,7 +98,7 @@ static void write_document(const scenario *s, unsigned i, const config *c, stats
     json_kv_double(&w, "simulated_us", r->core_cycles / r->core_mhz);
     json_end_object(&w);
     json_key(&w, "stats");
-    stats_write_json(st, f, 1);
+    stats_write_json_to(st, &w);
     /* The only part that differs between identical runs. */
     json_key(&w, "host");
     json_begin_object(&w);

@@ -45,7 +45,7 @@ struct des_engine {
     GPtrArray *actors;       /* des_actor*, in id order */
     GPtrArray *ports;
     unsigned running;        /* actors released at `now` that have not blocked */
-    sg_sem_t quiet;          /* released by the last running actor to block */
+    sg_sem_t quiet;          /* released when the run is over */
     bool stopped;
     bool started;
     des_counters counters;

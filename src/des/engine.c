@@ -90,38 +90,72 @@ uint64_t des_ticks_per_us(const uint64_t *khz, unsigned n)
     return l / 1000;
 }
 
+/* Advance time: called by the last block of the current time to stop
+ * running (`self`, or NULL when that block has ended). It sleeps, in its own
+ * SimGrid context, until the next wake time and releases every block due
+ * then in actor-id order. Returns true when `self` is among them, so it goes
+ * on running without a context switch: one SimGrid wake-up per event when a
+ * single block is busy, as in a bare sleep loop. When nothing is left (or the
+ * run was stopped or hit its limit) it releases the scheduler, which ends the
+ * run. */
+static bool advance(des_engine *e, des_actor *self)
+{
+    des_actor *top = wakeheap_top(&e->heap);
+    if (e->stopped || !top || top->wake_at > e->limit) {
+        sg_sem_release(e->quiet);
+        return false;
+    }
+    des_time t = top->wake_at;
+    if (t > e->now) {
+        sg_actor_sleep_until((double)t);
+        e->now = t;   /* our integral time is authoritative */
+    }
+    e->counters.timestamps++;
+    bool me = false;
+    while ((top = wakeheap_top(&e->heap)) && top->wake_at == t) {
+        wakeheap_pop(&e->heap);
+        top->wake_at = DES_NEVER;
+        e->running++;
+        e->counters.wakeups++;
+        if (top == self)
+            me = true;
+        else
+            sg_sem_release(top->sem);
+    }
+    return me;
+}
+
+/* The scheduler only starts the run and waits for its end: time advances in
+ * whichever block stops running last (see advance). It is the one non-daemon
+ * actor, so its return ends simgrid_run and kills the blocks. */
 static void scheduler_main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     des_engine *e = sg_actor_self_get_data();
-    for (;;) {
-        des_actor *top = wakeheap_top(&e->heap);
-        if (e->stopped || !top || top->wake_at > e->limit)
-            break;
-        des_time t = top->wake_at;
-        if (t > e->now) {
-            sg_actor_sleep_until((double)t);
-            e->now = t;   /* our integral time is authoritative */
-        }
-        e->counters.timestamps++;
-        e->running = 0;
-        while ((top = wakeheap_top(&e->heap)) && top->wake_at == t) {
-            wakeheap_pop(&e->heap);
-            top->wake_at = DES_NEVER;
-            e->running++;
-            e->counters.wakeups++;
-            sg_sem_release(top->sem);
-        }
-        sg_sem_acquire(e->quiet);
+    e->running = 1;   /* the scheduler itself, until it hands over */
+    des_actor *top;
+    while ((top = wakeheap_top(&e->heap)) && top->wake_at == e->now) {
+        wakeheap_pop(&e->heap);
+        top->wake_at = DES_NEVER;
+        e->running++;
+        e->counters.wakeups++;
+        sg_sem_release(top->sem);
     }
+    if (e->running > 1)
+        e->counters.timestamps++;
+    if (--e->running == 0)
+        advance(e, NULL);
+    sg_sem_acquire(e->quiet);
 }
 
-/* The calling actor stops running at the current time. */
-static void actor_idle(des_engine *e)
+/* The calling block stops running at the current time. Returns true when it
+ * must go on running (it is due again right away, after time advanced). */
+static bool actor_idle(des_engine *e, des_actor *self)
 {
-    if (--e->running == 0)
-        sg_sem_release(e->quiet);
+    if (--e->running > 0)
+        return false;
+    return advance(e, self);
 }
 
 static void actor_main(int argc, char **argv)
@@ -133,7 +167,7 @@ static void actor_main(int argc, char **argv)
     sg_sem_acquire(a->sem);
     a->fn(a, a->data);
     a->finished = true;
-    actor_idle(a->engine);
+    actor_idle(a->engine, NULL);
 }
 
 des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **errmsg)
@@ -287,7 +321,7 @@ des_time des_block(des_actor *self)
     }
     if (due != DES_NEVER)
         wakeheap_request(&e->heap, self, due);
-    actor_idle(e);
-    sg_sem_acquire(self->sem);
+    if (!actor_idle(e, self))
+        sg_sem_acquire(self->sem);
     return e->now;
 }

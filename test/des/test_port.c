@@ -267,3 +267,32 @@ Test(engine, second_engine_in_one_process_is_refused)
     cr_assert_null(des_engine_new(clk, 1, false, &err));
     cr_assert_not_null(strstr(err, "one simulation per process"));
 }
+
+typedef struct stepper { int steps, done; des_time last; } stepper;
+
+static void stepper_main(des_actor *self, void *data)
+{
+    stepper *s = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (int i = 0; i < s->steps; i++) {
+        des_wake_at(self, now + 5);
+        now = des_block(self);
+    }
+    s->last = now;
+    s->done = 1;   /* returning ends this block; time goes on for the others */
+}
+
+Test(engine, a_block_that_ends_does_not_stop_the_others)
+{
+    /* A steps 5 ticks once (ends at 5), B four times (ends at 20): the run
+     * ends at 20, the last event. */
+    des_engine *e = boot();
+    static stepper a = {.steps = 1}, b = {.steps = 4};
+    des_actor_new(e, "a", stepper_main, &a);
+    des_actor_new(e, "b", stepper_main, &b);
+    des_time end = des_run(e);
+    cr_assert(a.done && b.done);
+    cr_assert_eq(a.last, 5);
+    cr_assert_eq(b.last, 20);
+    cr_assert_eq(end, 20);
+}

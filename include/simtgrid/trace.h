@@ -1,0 +1,49 @@
+/* An optional timeline trace in the Chrome trace-event JSON format, viewable
+ * in Perfetto (ui.perfetto.dev) or chrome://tracing.
+ *
+ * A track is a dotted instance path such as "sm0.sched1": the part before the
+ * first dot is the process ("sm0"), the whole path names the thread row
+ * inside it ("sm0.sched1"; a path without a dot is its own process with one
+ * row). Process ids and thread ids are numbered from 1 in order of first use,
+ * and metadata events name and order the rows that way, so identical runs
+ * give identical files. Events are written in call order.
+ *
+ * Tracing off costs one test: a block keeps a `trace *` that is NULL when no
+ * trace was asked for and writes `if (t) trace_complete(t, ...)`. Every
+ * function also accepts NULL and then does nothing. Times are microseconds
+ * (the format's unit); fractions are kept, so picosecond times survive. */
+#ifndef SIMTGRID_TRACE_H
+#define SIMTGRID_TRACE_H
+
+#include <glib.h>
+#include <stdbool.h>
+
+typedef struct trace trace;
+
+/* Create or truncate `path` and write the document's opening. NULL with
+ * `err` set (G_FILE_ERROR, naming the path) when the file cannot be opened. */
+trace *trace_open(const char *path, GError **err);
+
+/* The id of `track`, assigned on first use; callers that emit many events
+ * resolve their tracks once and use the *_on variants. Returns -1 for a NULL
+ * trace or track. */
+int trace_track(trace *t, const char *track);
+
+/* A span: `name` ran on `track` from start_us for dur_us ("ph":"X"). A
+ * negative duration is written as 0. */
+void trace_complete(trace *t, const char *track, const char *name, double start_us,
+                    double dur_us);
+void trace_complete_on(trace *t, int track_id, const char *name, double start_us,
+                       double dur_us);
+/* A point event on a track ("ph":"i", thread scope). */
+void trace_instant(trace *t, const char *track, const char *name, double ts_us);
+/* A counter sample ("ph":"C"). Chrome keys counters by process and name, so
+ * the event is named "<track>.<name>" (e.g. "sm0.sched1.ready_warps"), which
+ * keeps counters of different rows of one process apart. */
+void trace_counter(trace *t, const char *track, const char *name, double ts_us, double value);
+
+/* Write the closing, close the file and free `t`. False with `err` set when
+ * any write failed (disk full...). trace_close(NULL, ...) returns true. */
+bool trace_close(trace *t, GError **err);
+
+#endif
