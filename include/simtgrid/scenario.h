@@ -28,7 +28,11 @@ typedef struct launch {
     char *kernel;        /* absolute or relative-to-cwd path of the .sasm */
     uint32_t grid[3];    /* CTAs */
     uint32_t block[3];   /* threads per CTA */
-    int sm_first, sm_last;  /* -1, -1 = all SMs */
+    int sm_first, sm_last;  /* -1, -1 = all SMs; else the lowest and highest SM named */
+    unsigned *sms;       /* the SMs named, ascending, no repeats ("0-3,7" gives 0,1,2,3,7);
+                            NULL with nsms 0 = all SMs. Checked against gpu.sms
+                            (every sweep value of it too) when loading. */
+    unsigned nsms;
     uint64_t start;      /* core cycles, when `after` is NULL */
     char *after;         /* name of another launch, or NULL */
     int64_t *args;       /* kernel parameters */
