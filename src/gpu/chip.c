@@ -1,0 +1,265 @@
+/* Builds a whole chip from a configuration and a scenario's launches, runs
+ * it, and reports. The memory side is either the ideal block (gpu.memory =
+ * ideal) or the hierarchy of L1s, crossbars, L2 slices and DRAM channels
+ * (gpu.memory = caches, gpu_hier.c). */
+#include <math.h>
+#include <string.h>
+
+#include "gpu/gpu_internal.h"
+#include "simtgrid/memport.h"
+
+static bool input_err(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool input_err(GError **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, msg);
+    g_free(msg);
+    return false;
+}
+
+static bool setup_clocks(gpu *g, GError **err)
+{
+    static const char *const keys[CLK_COUNT] = {"clock.core_mhz", "clock.icnt_mhz", "clock.l2_mhz",
+                                                "clock.dram_mhz"};
+    static const char *const names[CLK_COUNT] = {"core", "icnt", "l2", "dram"};
+    for (unsigned i = 0; i < CLK_COUNT; i++) {
+        double mhz = cfg_float(g->cfg, keys[i]);
+        double khz = mhz * 1000.0;
+        if (fabs(khz - round(khz)) > 1e-6)
+            return input_err(err, "%s: key '%s': expected a frequency with at most 3 decimals (kHz "
+                                  "resolution), got %g", cfg_origin(g->cfg, keys[i]), keys[i], mhz);
+        g->clk[i] = (des_clock){names[i], (uint64_t)llround(khz), 0};
+    }
+    char *msg = NULL;
+    g->engine = des_engine_new(g->clk, CLK_COUNT, cfg_bool(g->cfg, "sim.verbose"), &msg);
+    if (!g->engine) {
+        input_err(err, "clock.*: %s", msg);
+        g_free(msg);
+        return false;
+    }
+    return true;
+}
+
+static gpu_kernel *kernel_for(gpu *g, const char *path, GError **err)
+{
+    for (unsigned i = 0; i < g->kernels->len; i++) {
+        gpu_kernel *k = g_ptr_array_index(g->kernels, i);
+        if (!strcmp(k->path, path))
+            return k;
+    }
+    isa_program *prog = isa_program_load_file(path, err);
+    if (!prog)
+        return NULL;
+    /* Launches of the same kernel file share its arrays, so a later launch
+     * sees what an earlier one wrote. */
+    memimg *mem = isa_program_new_memimg(prog, (uint64_t)cfg_int(g->cfg, "sim.seed"), err);
+    if (!mem) {
+        isa_program_free(prog);
+        return NULL;
+    }
+    gpu_kernel *k = g_new0(gpu_kernel, 1);
+    k->path = g_strdup(path);
+    k->prog = prog;
+    k->mem = mem;
+    g_ptr_array_add(g->kernels, k);
+    return k;
+}
+
+static bool add_launches(gpu *g, GError **err)
+{
+    const scenario *s = g->scn;
+    g->params = g_new0(uint64_t *, s->nlaunches + 1);
+    for (unsigned i = 0; i < s->nlaunches; i++) {
+        const launch *l = &s->launches[i];
+        gpu_kernel *k = kernel_for(g, l->kernel, err);
+        if (!k)
+            return false;
+        if (l->sm_last >= 0 && (unsigned)l->sm_last >= g->nsms)
+            return input_err(err, "%s: [launch.%s] key 'sms': SM %d does not exist (gpu.sms = %u)",
+                             l->origin, l->name, l->sm_last, g->nsms);
+        g->params[i] = g_new0(uint64_t, l->nargs + 1);
+        for (unsigned a = 0; a < l->nargs; a++)
+            g->params[i][a] = (uint64_t)l->args[a];
+        int after = -1;
+        if (l->after)
+            for (unsigned j = 0; j < s->nlaunches; j++)
+                if (!strcmp(s->launches[j].name, l->after))
+                    after = (int)j;
+        core_launch cl = {.name = l->name, .prog = k->prog, .mem = k->mem,
+                          .sm_first = l->sm_first, .sm_last = l->sm_last, .start = l->start,
+                          .after = after, .params = g->params[i], .nparams = l->nargs};
+        memcpy(cl.grid, l->grid, sizeof cl.grid);
+        memcpy(cl.block, l->block, sizeof cl.block);
+        GError *e = NULL;
+        if (dispatcher_add_launch(g->disp, &cl, &e) < 0) {
+            input_err(err, "%s: [launch.%s]: %s", l->origin, l->name, e->message);
+            g_error_free(e);
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool connect_ideal(gpu *g, GError **err)
+{
+    unsigned lat = (unsigned)cfg_int(g->cfg, "mem.ideal_latency");
+    g->ideal = ideal_mem_new(g->engine, "mem", &g->clk[CLK_CORE], lat,
+                             cfg_float(g->cfg, "mem.ideal_lines_per_cycle"), g->st);
+    if (!g->ideal)
+        return input_err(err, "%s: key 'mem.ideal_latency': expected at least 2 cycles",
+                         cfg_origin(g->cfg, "mem.ideal_latency"));
+    unsigned req, resp;
+    ideal_mem_port_latency(lat, &req, &resp);
+    for (unsigned i = 0; i < g->nsms; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "sm%u.memreq", i);
+        des_port *q = des_port_new(g->engine, name, sizeof(warp_mem_req), 4,
+                                   des_cycles(&g->clk[CLK_CORE], req), sm_actor(g->sms[i]),
+                                   ideal_mem_actor(g->ideal));
+        snprintf(name, sizeof name, "sm%u.memresp", i);
+        des_port *r = des_port_new(g->engine, name, sizeof(warp_mem_resp),
+                                   sm_max_outstanding(g->sms[i]),
+                                   des_cycles(&g->clk[CLK_CORE], resp), ideal_mem_actor(g->ideal),
+                                   sm_actor(g->sms[i]));
+        if (!ideal_mem_connect(g->ideal, q, r))
+            return input_err(err, "gpu.sms: the ideal memory serves at most its port limit "
+                                  "(%u SMs asked)", g->nsms);
+        sm_connect_mem(g->sms[i], q, r);
+    }
+    return true;
+}
+
+gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err)
+{
+    gpu *g = g_new0(gpu, 1);
+    g->cfg = c;
+    g->scn = s;
+    g->st = st;
+    g->kernels = g_ptr_array_new();
+    if (!setup_clocks(g, err) || !core_params_from_config(c, &g->cp, err))
+        goto fail;
+    g->nsms = (unsigned)cfg_int(c, "gpu.sms");
+    g->sms = g_new0(sm *, g->nsms);
+    for (unsigned i = 0; i < g->nsms; i++)
+        g->sms[i] = sm_new(g->engine, &g->cp, i, &g->clk[CLK_CORE], st);
+    bool ok = cfg_enum(c, "gpu.memory") == 0 ? connect_ideal(g, err)
+                                              : (g->hier = gpu_hier_build(g, err)) != NULL;
+    if (!ok)
+        goto fail;
+    g->disp = dispatcher_new(g->engine, &g->cp, &g->clk[CLK_CORE], g->sms, g->nsms, st);
+    if (!add_launches(g, err))
+        goto fail;
+    int64_t max_cycles = cfg_int(c, "sim.max_cycles");
+    if (max_cycles > 0)
+        des_set_limit(g->engine, des_cycles(&g->clk[CLK_CORE], (uint64_t)max_cycles));
+    return g;
+fail:
+    /* SimGrid cannot be torn down mid-way; the process exits on this error. */
+    return NULL;
+}
+
+bool gpu_run(gpu *g, gpu_result *r, GError **err)
+{
+    memset(r, 0, sizeof *r);
+    g->end = des_run(g->engine);
+    r->core_mhz = g->clk[CLK_CORE].khz / 1000.0;
+    r->des = des_get_counters(g->engine);
+    uint64_t last = 0;
+    for (unsigned i = 0; i < dispatcher_nlaunches(g->disp); i++) {
+        core_launch_result lr = dispatcher_launch_result(g->disp, i);
+        if (lr.finished && lr.end_cycle > last)
+            last = lr.end_cycle;
+    }
+    r->core_cycles = last;
+    for (unsigned i = 0; i < g->nsms; i++) {
+        sm_totals t = sm_get_totals(g->sms[i]);
+        r->warp_insts += t.warp_insts;
+        r->thread_insts += t.thread_insts;
+        sm_finalize_stats(g->sms[i], g->st);
+    }
+    dispatcher_finalize_stats(g->disp, g->st);
+    if (g->hier)
+        gpu_hier_finish(g->hier, g->end);
+    stats_derived(g->st, "chip", "core_cycles", "cycles", "core cycles until the last CTA ended",
+                  (double)r->core_cycles);
+    stats_derived(g->st, "chip", "warp_ipc", "warp-instructions/cycle", "warp instructions per core cycle, all SMs",
+                  r->core_cycles ? (double)r->warp_insts / r->core_cycles : 0);
+    stats_derived(g->st, "chip", "thread_ipc", "thread-instructions/cycle",
+                  "thread instructions per core cycle, all SMs",
+                  r->core_cycles ? (double)r->thread_insts / r->core_cycles : 0);
+    for (unsigned i = 0; i < g->nsms; i++)
+        if (sm_error(g->sms[i])) {
+            g_set_error(err, SIMTGRID_ERROR, 1, "sm%u: %s", i, sm_error(g->sms[i]));
+            return false;
+        }
+    uint64_t left = dispatcher_unfinished(g->disp);
+    if (left) {
+        int64_t max_cycles = cfg_int(g->cfg, "sim.max_cycles");
+        bool limit = max_cycles > 0 && des_cycle_of(&g->clk[CLK_CORE], g->end) >= (uint64_t)max_cycles;
+        if (limit && cfg_enum(g->cfg, "sim.on_limit") == 0)
+            return true;   /* stop: results up to the limit are what was asked */
+        g_set_error(err, SIMTGRID_ERROR, 1,
+                    "%s at core cycle %" G_GUINT64_FORMAT " with %" G_GUINT64_FORMAT
+                    " CTA(s) unfinished", limit ? "stopped by sim.max_cycles" : "deadlock: the run ended",
+                    des_cycle_of(&g->clk[CLK_CORE], g->end), left);
+        return false;
+    }
+    return true;
+}
+
+void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f)
+{
+    for (unsigned i = 0; i < dispatcher_nlaunches(g->disp); i++) {
+        const launch *l = &g->scn->launches[i];
+        core_launch_result lr = dispatcher_launch_result(g->disp, i);
+        fprintf(f, "  launch %-12s %s: grid %ux%ux%u, block %ux%ux%u; cycles %" G_GUINT64_FORMAT
+                   " to %" G_GUINT64_FORMAT "\n",
+                l->name, l->kernel, l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1],
+                l->block[2], lr.start_cycle, lr.end_cycle);
+    }
+    double cyc = (double)r->core_cycles;
+    fprintf(f, "  %" G_GUINT64_FORMAT " core cycles (%.3f us at %.0f MHz) on %u SM%s\n", r->core_cycles,
+            cyc / r->core_mhz, r->core_mhz, g->nsms, g->nsms == 1 ? "" : "s");
+    fprintf(f, "  %" G_GUINT64_FORMAT " warp instructions, %" G_GUINT64_FORMAT
+               " thread instructions: warp IPC %.3f, thread IPC %.2f, %.1f active threads per warp instruction\n",
+            r->warp_insts, r->thread_insts, cyc ? r->warp_insts / cyc : 0, cyc ? r->thread_insts / cyc : 0,
+            r->warp_insts ? (double)r->thread_insts / r->warp_insts : 0);
+    if (g->hier)
+        gpu_hier_summary(g, f);
+    else {
+        uint64_t reqs = 0, lines = 0;
+        stats_get_counter(g->st, "mem", "requests", &reqs);
+        stats_get_counter(g->st, "mem", "lines", &lines);
+        fprintf(f, "  ideal memory: %" G_GUINT64_FORMAT " warp requests, %" G_GUINT64_FORMAT " lines\n", reqs,
+                lines);
+    }
+}
+
+void gpu_free(gpu *g)
+{
+    if (!g)
+        return;
+    dispatcher_free(g->disp);
+    for (unsigned i = 0; i < g->nsms; i++)
+        sm_free(g->sms[i]);
+    g_free(g->sms);
+    ideal_mem_free(g->ideal);
+    gpu_hier_free(g->hier);
+    for (unsigned i = 0; i < g->kernels->len; i++) {
+        gpu_kernel *k = g_ptr_array_index(g->kernels, i);
+        memimg_free(k->mem);
+        isa_program_free(k->prog);
+        g_free(k->path);
+        g_free(k);
+    }
+    g_ptr_array_free(g->kernels, TRUE);
+    if (g->params)
+        for (unsigned i = 0; g->params[i]; i++)
+            g_free(g->params[i]);
+    g_free(g->params);
+    des_engine_free(g->engine);
+    g_free(g);
+}

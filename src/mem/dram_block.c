@@ -1,0 +1,178 @@
+/* DRAM channel actor: puts a memctrl on ports (see dram_block.h). */
+#include <glib.h>
+
+#include "mem/dram_block.h"
+#include "simtgrid/memport.h"
+
+typedef struct pending {
+    mem_pkt pkt;
+    unsigned port;
+    int next_free;
+} pending;
+
+struct dram_block {
+    des_engine *engine;
+    des_actor *actor;
+    const des_clock *clk;
+    char *name;
+    stats *st;
+    memctrl *mc;
+    unsigned nports;
+    des_port **in, **out;
+    GArray *slots;          /* pending: requests inside the controller */
+    int free_head;
+    GQueue *replies;        /* slot index + 1 of finished reads waiting for room */
+    memctrl_done done[64];
+};
+
+static void dram_main(des_actor *self, void *data);
+
+dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p, const addrmap *map,
+                           unsigned channel, unsigned ports, const des_clock *dram_clk, stats *st)
+{
+    dram_block *d = g_new0(dram_block, 1);
+    d->engine = e;
+    d->clk = dram_clk;
+    d->name = g_strdup(name);
+    d->st = st;
+    d->mc = memctrl_new(p, map, channel);
+    d->nports = ports;
+    d->in = g_new0(des_port *, ports);
+    d->out = g_new0(des_port *, ports);
+    d->slots = g_array_new(FALSE, FALSE, sizeof(pending));
+    d->free_head = -1;
+    d->replies = g_queue_new();
+    if (st)
+        memctrl_register_stats(d->mc, st, name);
+    d->actor = des_actor_new(e, name, dram_main, d);
+    return d;
+}
+
+des_actor *dram_block_actor(dram_block *d) { return d->actor; }
+
+des_port *dram_block_input(dram_block *d, unsigned i, des_actor *sender, unsigned latency)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.in%u", d->name, i);
+    d->in[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 4, des_cycles(d->clk, latency), sender,
+                            d->actor);
+    return d->in[i];
+}
+
+des_port *dram_block_output(dram_block *d, unsigned i, des_actor *receiver, unsigned latency)
+{
+    char name[96];
+    snprintf(name, sizeof name, "%s.out%u", d->name, i);
+    d->out[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 16, des_cycles(d->clk, latency),
+                             d->actor, receiver);
+    return d->out[i];
+}
+
+void dram_block_finish(dram_block *d, des_time end)
+{
+    if (d->st)
+        memctrl_finish(d->mc, d->st, d->name, end / d->clk->period);
+}
+
+void dram_block_free(dram_block *d)
+{
+    if (!d)
+        return;
+    memctrl_free(d->mc);
+    g_array_free(d->slots, TRUE);
+    g_queue_free(d->replies);
+    g_free(d->in);
+    g_free(d->out);
+    g_free(d->name);
+    g_free(d);
+}
+
+static unsigned slot_get(dram_block *d)
+{
+    if (d->free_head < 0) {
+        pending z = {.next_free = -1};
+        g_array_append_val(d->slots, z);
+        return d->slots->len - 1;
+    }
+    unsigned s = (unsigned)d->free_head;
+    d->free_head = g_array_index(d->slots, pending, s).next_free;
+    return s;
+}
+
+static void slot_put(dram_block *d, unsigned s)
+{
+    g_array_index(d->slots, pending, s).next_free = d->free_head;
+    d->free_head = (int)s;
+}
+
+/* Take requests delivered by cycle c, in port order, while the queue has room. */
+static void accept(dram_block *d, uint64_t c, des_time t)
+{
+    for (unsigned i = 0; i < d->nports; i++) {
+        mem_pkt *m;
+        while (memctrl_can_accept(d->mc) && (m = des_port_peek(d->in[i], t))) {
+            unsigned s = slot_get(d);
+            pending *p = &g_array_index(d->slots, pending, s);
+            p->pkt = *m;
+            p->port = i;
+            memctrl_req r = {.addr = m->addr, .id = s, .bytes = m->bytes ? m->bytes : 32,
+                             .write = m->op == MEM_STORE, .hint = (m->flags & MEM_ROW_HINT) != 0};
+            if (m->op != MEM_STORE && m->bytes == 0)
+                r.bytes = 32u * (unsigned)__builtin_popcount(m->sectors ? m->sectors : 1);
+            memctrl_enqueue(d->mc, &r, c);
+            des_port_pop(d->in[i], t);
+        }
+    }
+}
+
+static void send_replies(dram_block *d, des_time t)
+{
+    while (!g_queue_is_empty(d->replies)) {
+        unsigned s = GPOINTER_TO_UINT(g_queue_peek_head(d->replies)) - 1;
+        pending *p = &g_array_index(d->slots, pending, s);
+        mem_pkt r = p->pkt;
+        r.reply = 1;
+        if (!des_port_try_send(d->out[p->port], &r, t))
+            return;   /* woken by the credit */
+        g_queue_pop_head(d->replies);
+        slot_put(d, s);
+    }
+}
+
+static void dram_main(des_actor *self, void *data)
+{
+    dram_block *d = data;
+    des_time period = d->clk->period;
+    des_time now = des_now(d->engine);
+    for (;;) {
+        uint64_t c = des_edge_at_or_after(d->clk, now) / period;
+        des_time t = c * period;
+        if (t > now) {   /* a delivery between edges: act on the next edge */
+            des_wake_at(self, t);
+            now = des_block(self);
+            continue;
+        }
+        accept(d, c, t);
+        size_t n;
+        uint64_t events = 0;
+        while ((n = memctrl_advance(d->mc, c, d->done, G_N_ELEMENTS(d->done))) > 0) {
+            for (size_t k = 0; k < n; k++) {
+                if (d->done[k].write)
+                    slot_put(d, d->done[k].id);
+                else
+                    g_queue_push_tail(d->replies, GUINT_TO_POINTER(d->done[k].id + 1));
+            }
+            events += n;
+        }
+        send_replies(d, t);
+        des_count_events(d->engine, events + 1);
+        uint64_t next = memctrl_next_event(d->mc);
+        if (next != MEMCTRL_NEVER)
+            des_wake_at(self, (next > c ? next : c + 1) * period);
+        /* A full queue leaves requests in the ports: look again next cycle. */
+        for (unsigned i = 0; i < d->nports; i++)
+            if (des_port_next(d->in[i]) <= t && !memctrl_can_accept(d->mc))
+                des_wake_at(self, (c + 1) * period);
+        now = des_block(self);
+    }
+}
