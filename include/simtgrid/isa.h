@@ -207,8 +207,11 @@ static inline uint32_t isa_next_pc(const isa_inst *in, uint32_t pc, bool taken_o
 /* Human-readable listing: header, data, shared, params, every instruction
  * with its block, and the CFG with each block's successors and IPDOM. */
 void isa_program_dump(const isa_program *p, GString *out);
-/* One instruction in .sasm syntax (labels become pc numbers). */
+/* One instruction in .sasm syntax: it parses back to the same isa_inst
+ * (branch targets print as their label, or "pc<N>" where none). */
 void isa_inst_format(const isa_program *p, uint32_t pc, GString *out);
+/* The first label defined at pc, or NULL. */
+const char *isa_program_label_at(const isa_program *p, uint32_t pc);
 const char *isa_class_name(isa_class c);
 const char *isa_op_name(isa_op op);
 

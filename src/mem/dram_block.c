@@ -152,6 +152,7 @@ static void dram_main(des_actor *self, void *data)
             now = des_block(self);
             continue;
         }
+        memctrl_sync(d->mc, c);
         accept(d, c, t);
         size_t n;
         uint64_t events = 0;
@@ -164,15 +165,14 @@ static void dram_main(des_actor *self, void *data)
             }
             events += n;
         }
+        accept(d, c, t);   /* a slot freed at c takes a request from c + 1 */
         send_replies(d, t);
         des_count_events(d->engine, events + 1);
         uint64_t next = memctrl_next_event(d->mc);
         if (next != MEMCTRL_NEVER)
             des_wake_at(self, (next > c ? next : c + 1) * period);
-        /* A full queue leaves requests in the ports: look again next cycle. */
-        for (unsigned i = 0; i < d->nports; i++)
-            if (des_port_next(d->in[i]) <= t && !memctrl_can_accept(d->mc))
-                des_wake_at(self, (c + 1) * period);
+        /* A full queue leaves requests in the ports; next_event covers the
+         * cycle a slot frees. */
         now = des_block(self);
     }
 }

@@ -1,0 +1,142 @@
+/* The SM timing model and the CTA dispatcher, as DES actors (docs/core.md).
+ *
+ * An SM executes its warps functionally at issue (isa_exec) and times them:
+ * front end and schedulers, barrel or scoreboard discipline, reconvergence,
+ * functional units, shared memory, barriers. Global memory instructions
+ * leave on a request port as warp_mem_req and come back as warp_mem_resp
+ * (memport.h); the memory side may be the ideal block (ideal_mem.h) or the
+ * real LD/ST unit + caches.
+ *
+ * Construction, explicit and in this order:
+ *   core_params p;  core_params_from_config(cfg, &p, &err);
+ *   sm *s[n];       s[i] = sm_new(engine, &p, i, &core_clock, st);
+ *   memory ports:   des_port_new(..., sender = sm_actor(s[i]), receiver = mem) and back,
+ *                   sm_connect_mem(s[i], req, resp)
+ *   dispatcher *d = dispatcher_new(engine, &p, &core_clock, s, n, st);   (makes its own ports)
+ *   dispatcher_add_launch(d, &launch, &err) ...
+ *   des_run(engine);  then dispatcher_unfinished(d) (0 = every CTA ran), sm_error(s[i]),
+ *   sm_finalize_stats / dispatcher_finalize_stats, and the *_free calls. */
+#ifndef SIMTGRID_CORE_H
+#define SIMTGRID_CORE_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simtgrid/config.h"
+#include "simtgrid/des.h"
+#include "simtgrid/isa.h"
+#include "simtgrid/stats.h"
+
+/* ---- parameters (src/core/params.def) ---------------------------------- */
+
+typedef enum core_sched_kind { CORE_SCHED_LRR, CORE_SCHED_GTO, CORE_SCHED_2LEV } core_sched_kind;
+typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
+typedef enum core_reconv_kind { CORE_RECONV_PDOM, CORE_RECONV_NREC, CORE_RECONV_MIMD } core_reconv_kind;
+typedef enum core_unit_kind {
+    CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH, CORE_UNIT_KINDS
+} core_unit_kind;
+
+typedef struct core_unit_params {
+    unsigned count;     /* pipelines of this kind per SM */
+    unsigned lanes;     /* resolved: never 0 */
+    unsigned latency;   /* cycles */
+    unsigned ii;        /* initiation interval per pass */
+} core_unit_params;
+
+typedef struct core_params {
+    unsigned warp_size, simd_width;
+    unsigned max_warps, max_threads, max_ctas, regs, smem_bytes;
+    bool one_cta_at_a_time;
+    unsigned cta_launch_latency;
+    unsigned schedulers, issue_width;
+    core_sched_kind scheduler;
+    unsigned fetch_group;
+    bool two_level_nofetch;        /* trigger (b) instead of (a) */
+    uint64_t two_level_timeout;    /* 0 = off */
+    core_discipline discipline;
+    unsigned refetch_latency, pipeline_depth;
+    core_reconv_kind reconv;
+    unsigned mem_pending_per_warp;
+    bool wait_for_stores;
+    core_unit_params unit[CORE_UNIT_KINDS];
+    unsigned smem_banks, smem_bank_bytes, barrier_latency;
+} core_params;
+
+/* Reads every core.* parameter. Fails (err names the keys) on combinations no
+ * SM can run, e.g. max_warps * warp_size < warp_size. */
+bool core_params_from_config(const config *c, core_params *p, GError **err);
+
+/* ---- the SM ------------------------------------------------------------- */
+
+typedef struct sm sm;
+
+sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *core, stats *st);
+des_actor *sm_actor(sm *s);
+unsigned sm_id(const sm *s);
+/* The ports to the memory side (warp_mem_req out, warp_mem_resp in). */
+void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in);
+/* Most responses the SM can have outstanding: size the response port so. */
+unsigned sm_max_outstanding(const sm *s);
+/* A functional error met by a warp (shared memory out of bounds), or NULL. */
+const char *sm_error(const sm *s);
+
+/* Called for every issue, for tests and traces: the warp slot, the pc and
+ * the active lanes. One NULL test per issue when unset. */
+typedef void (*sm_issue_hook)(void *ctx, unsigned sm, uint64_t cycle, unsigned sched,
+                              unsigned warp, uint32_t pc, uint32_t active);
+void sm_set_issue_hook(sm *s, sm_issue_hook fn, void *ctx);
+
+/* Totals, for tests and the chip builder (also in the statistics). */
+typedef struct sm_totals {
+    uint64_t cycles;         /* from the first CTA's arrival to the last CTA's end */
+    uint64_t warp_insts, thread_insts;
+    uint64_t ctas;
+    uint64_t fu_idle_cycles; /* scheduler-cycles with 0 active lanes */
+} sm_totals;
+sm_totals sm_get_totals(const sm *s);
+/* Registers the derived statistics (IPCs, averages) once the run is over. */
+void sm_finalize_stats(sm *s, stats *st);
+void sm_free(sm *s);
+
+/* ---- kernel launches and the CTA dispatcher ---------------------------- */
+
+typedef struct core_launch {
+    const char *name;
+    const isa_program *prog;
+    memimg *mem;
+    uint32_t grid[3], block[3];
+    int sm_first, sm_last;     /* -1, -1 = every SM */
+    uint64_t start;            /* core cycle, when after < 0 */
+    int after;                 /* index of an earlier launch to wait for, or -1 */
+    const uint64_t *params;
+    unsigned nparams;
+} core_launch;
+
+typedef struct dispatcher dispatcher;
+
+dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock *core, sm **sms,
+                           unsigned nsms, stats *st);
+/* Checks the launch (dimensions, parameters, SM range, `after`, and that one
+ * CTA fits an empty SM) and queues it; returns its index, or -1 with err. */
+int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err);
+/* CTAs not finished (0 after a complete run; more means a deadlock, a fault
+ * or the cycle limit). */
+uint64_t dispatcher_unfinished(const dispatcher *d);
+unsigned dispatcher_nlaunches(const dispatcher *d);
+
+typedef struct core_launch_result {
+    bool started, finished;
+    uint64_t start_cycle;   /* when the dispatcher started it */
+    uint64_t end_cycle;     /* the last CTA's end cycle */
+    uint64_t ctas_done;
+} core_launch_result;
+core_launch_result dispatcher_launch_result(const dispatcher *d, unsigned launch);
+/* Per CTA (linear id): SM, arrival and end cycles; false if not run yet. */
+bool dispatcher_cta_times(const dispatcher *d, unsigned launch, uint64_t cta, unsigned *sm,
+                          uint64_t *start, uint64_t *end);
+/* Writes per-launch results and the per-CTA start/end series. */
+void dispatcher_finalize_stats(dispatcher *d, stats *st);
+void dispatcher_free(dispatcher *d);
+
+#endif

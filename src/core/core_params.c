@@ -1,0 +1,57 @@
+/* Reading the core.* parameters into a core_params. */
+#include "simtgrid/core.h"
+
+static const char *const unit_key[CORE_UNIT_KINDS] = {"alu", "sfu", "ldst", "smem", "branch"};
+
+bool core_params_from_config(const config *c, core_params *p, GError **err)
+{
+    p->warp_size = (unsigned)cfg_int(c, "core.warp_size");
+    p->simd_width = (unsigned)cfg_int(c, "core.simd_width");
+    p->max_warps = (unsigned)cfg_int(c, "core.max_warps");
+    p->max_threads = (unsigned)cfg_int(c, "core.max_threads");
+    p->max_ctas = (unsigned)cfg_int(c, "core.max_ctas");
+    p->regs = (unsigned)cfg_int(c, "core.regs");
+    p->smem_bytes = (unsigned)cfg_int(c, "core.smem_bytes");
+    p->one_cta_at_a_time = cfg_bool(c, "core.one_cta_at_a_time");
+    p->cta_launch_latency = (unsigned)cfg_int(c, "core.cta_launch_latency");
+    p->schedulers = (unsigned)cfg_int(c, "core.schedulers");
+    p->issue_width = (unsigned)cfg_int(c, "core.issue_width");
+    p->scheduler = (core_sched_kind)cfg_enum(c, "core.scheduler");
+    p->fetch_group = (unsigned)cfg_int(c, "core.fetch_group");
+    p->two_level_nofetch = cfg_enum(c, "core.2lev_trigger") == 1;
+    p->two_level_timeout = (uint64_t)cfg_int(c, "core.2lev_timeout");
+    p->discipline = (core_discipline)cfg_enum(c, "core.discipline");
+    p->refetch_latency = (unsigned)cfg_int(c, "core.refetch_latency");
+    p->pipeline_depth = (unsigned)cfg_int(c, "core.pipeline_depth");
+    p->reconv = (core_reconv_kind)cfg_enum(c, "core.reconv");
+    p->mem_pending_per_warp = (unsigned)cfg_int(c, "core.mem_pending_per_warp");
+    p->wait_for_stores = cfg_bool(c, "core.wait_for_stores");
+    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++) {
+        char key[64];
+        g_snprintf(key, sizeof key, "core.%s_units", unit_key[u]);
+        p->unit[u].count = (unsigned)cfg_int(c, key);
+        g_snprintf(key, sizeof key, "core.%s_lanes", unit_key[u]);
+        p->unit[u].lanes = (unsigned)cfg_int(c, key);
+        if (p->unit[u].lanes == 0)
+            p->unit[u].lanes = p->simd_width;
+        g_snprintf(key, sizeof key, "core.%s_latency", unit_key[u]);
+        p->unit[u].latency = (unsigned)cfg_int(c, key);
+        g_snprintf(key, sizeof key, "core.%s_ii", unit_key[u]);
+        p->unit[u].ii = (unsigned)cfg_int(c, key);
+    }
+    p->smem_banks = (unsigned)cfg_int(c, "core.smem_banks");
+    p->smem_bank_bytes = (unsigned)cfg_int(c, "core.smem_bank_bytes");
+    p->barrier_latency = (unsigned)cfg_int(c, "core.barrier_latency");
+    if (p->one_cta_at_a_time)
+        p->max_ctas = 1;
+    /* Thread slots are allocated a whole warp at a time. */
+    if (p->max_threads < p->warp_size) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "core.max_threads = %u (%s) is smaller than core.warp_size = %u (%s): "
+                    "no warp fits an SM",
+                    p->max_threads, cfg_origin(c, "core.max_threads"), p->warp_size,
+                    cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    return true;
+}

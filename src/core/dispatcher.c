@@ -1,0 +1,349 @@
+/* The CTA dispatcher: an actor that starts kernel launches and hands their
+ * CTAs to SMs under the occupancy limits.
+ *
+ * A launch starts at its start cycle, or when the dispatcher learns that
+ * the launch it waits for has finished. CTAs go out in linear-id order
+ * (x fastest), round-robin over the SMs of the launch's range, one CTA per
+ * SM per round, while the SM's free threads (whole warps), warps, CTA
+ * slots, registers (regs/thread x threads of whole warps) and shared memory
+ * allow. Earlier launches are served first. A CTA reaches its SM
+ * core.cta_launch_latency cycles after the decision; the SM's completion
+ * report takes one cycle back, and frees the resources then. When every
+ * launch has finished the dispatcher ends the run (des_stop). */
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+typedef struct launch_state {
+    core_launch_rt rt;
+    int sm_first, sm_last;
+    uint64_t start;
+    int after;
+    uint64_t ncta, next_cta, done;
+    bool started, finished;
+    uint64_t start_cycle, end_cycle;
+    uint64_t *cta_start, *cta_end;
+    uint32_t *cta_sm;      /* UINT32_MAX until the CTA finished */
+} launch_state;
+
+typedef struct sm_usage {
+    unsigned threads, warps, ctas, regs, smem;
+} sm_usage;
+
+struct dispatcher {
+    des_engine *engine;
+    des_actor *actor;
+    const des_clock *clk;
+    core_params p;
+    sm **sms;
+    unsigned nsms;
+    des_port **to_sm, **from_sm;
+    sm_usage *use;
+    launch_state *launches;
+    unsigned nlaunches, cap;
+    unsigned rr;          /* next SM to consider */
+    uint64_t dispatched, completed;
+};
+
+static bool fits(const dispatcher *d, unsigned i, const core_launch_rt *l)
+{
+    const sm_usage *u = &d->use[i];
+    const core_params *p = &d->p;
+    return u->ctas + 1 <= p->max_ctas && u->warps + l->nwarps <= p->max_warps &&
+           u->threads + l->threads_alloc <= p->max_threads && u->regs + l->regs <= p->regs &&
+           u->smem + l->smem <= p->smem_bytes;
+}
+
+static void dispatch(dispatcher *d, des_time now)
+{
+    for (unsigned li = 0; li < d->nlaunches; li++) {
+        launch_state *L = &d->launches[li];
+        if (!L->started || L->next_cta == L->ncta)
+            continue;
+        unsigned lo = L->sm_first < 0 ? 0 : (unsigned)L->sm_first;
+        unsigned hi = L->sm_last < 0 ? d->nsms - 1 : (unsigned)L->sm_last;
+        bool progress = true;
+        while (progress && L->next_cta < L->ncta) {
+            progress = false;
+            unsigned first = d->rr;
+            for (unsigned j = 0; j < d->nsms && L->next_cta < L->ncta; j++) {
+                unsigned i = (first + j) % d->nsms;
+                if (i < lo || i > hi || !fits(d, i, &L->rt))
+                    continue;
+                cta_start_msg m = {.launch = &L->rt, .cta = L->next_cta};
+                if (!des_port_try_send(d->to_sm[i], &m, now))
+                    continue;   /* sized never to fill; retried when it frees */
+                sm_usage *u = &d->use[i];
+                u->ctas++;
+                u->warps += L->rt.nwarps;
+                u->threads += L->rt.threads_alloc;
+                u->regs += L->rt.regs;
+                u->smem += L->rt.smem;
+                L->next_cta++;
+                d->dispatched++;
+                d->rr = (i + 1) % d->nsms;   /* the next CTA starts after this SM */
+                progress = true;
+            }
+        }
+    }
+}
+
+static void handle_done(dispatcher *d, const cta_done_msg *m)
+{
+    launch_state *L = &d->launches[m->launch];
+    sm_usage *u = &d->use[m->sm];
+    u->ctas--;
+    u->warps -= L->rt.nwarps;
+    u->threads -= L->rt.threads_alloc;
+    u->regs -= L->rt.regs;
+    u->smem -= L->rt.smem;
+    L->cta_start[m->cta] = m->start_cycle;
+    L->cta_end[m->cta] = m->end_cycle;
+    L->cta_sm[m->cta] = m->sm;
+    if (L->done == 0 || m->end_cycle > L->end_cycle)
+        L->end_cycle = m->end_cycle;
+    L->done++;
+    d->completed++;
+    if (L->done == L->ncta)
+        L->finished = true;
+}
+
+static void dispatcher_main(des_actor *self, void *data)
+{
+    dispatcher *d = data;
+    des_time now = des_now(d->engine);
+    for (;;) {
+        uint64_t k = des_edge_at_or_after(d->clk, now) / d->clk->period;
+        for (unsigned i = 0; i < d->nsms; i++) {
+            cta_done_msg *m;
+            while ((m = des_port_peek(d->from_sm[i], now))) {
+                cta_done_msg copy = *m;
+                des_port_pop(d->from_sm[i], now);
+                handle_done(d, &copy);
+            }
+        }
+        bool all_done = d->nlaunches > 0;
+        uint64_t wake = NEVER_CYCLE;
+        for (unsigned li = 0; li < d->nlaunches; li++) {
+            launch_state *L = &d->launches[li];
+            if (!L->started) {
+                bool ready = L->after < 0 ? L->start <= k : d->launches[L->after].finished;
+                if (ready) {
+                    L->started = true;
+                    L->start_cycle = k;
+                } else if (L->after < 0 && L->start < wake) {
+                    wake = L->start;
+                }
+            }
+            if (!L->finished)
+                all_done = false;
+        }
+        dispatch(d, now);
+        if (all_done) {
+            des_stop(d->engine);
+            wake = NEVER_CYCLE;
+        }
+        if (wake != NEVER_CYCLE)
+            des_wake_at(self, des_cycles(d->clk, wake));
+        now = des_block(self);
+    }
+}
+
+dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock *core, sm **sms,
+                           unsigned nsms, stats *st)
+{
+    (void)st;
+    dispatcher *d = g_new0(dispatcher, 1);
+    d->engine = e;
+    d->clk = core;
+    d->p = *p;
+    d->sms = sms;
+    d->nsms = nsms;
+    d->use = g_new0(sm_usage, nsms);
+    d->to_sm = g_new0(des_port *, nsms);
+    d->from_sm = g_new0(des_port *, nsms);
+    d->actor = des_actor_new(e, "dispatcher", dispatcher_main, d);
+    for (unsigned i = 0; i < nsms; i++) {
+        char name[64];
+        g_snprintf(name, sizeof name, "dispatcher->sm%u", i);
+        d->to_sm[i] = des_port_new(e, name, sizeof(cta_start_msg), p->max_ctas + 1,
+                                   des_cycles(core, p->cta_launch_latency), d->actor, sm_actor(sms[i]));
+        g_snprintf(name, sizeof name, "sm%u->dispatcher", i);
+        d->from_sm[i] = des_port_new(e, name, sizeof(cta_done_msg), 2 * p->max_ctas + 2,
+                                     des_cycles(core, 1), sm_actor(sms[i]), d->actor);
+        sm_connect_dispatch(sms[i], d->to_sm[i], d->from_sm[i]);
+    }
+    return d;
+}
+
+static bool fail(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+static bool fail(GError **err, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *msg = g_strdup_vprintf(fmt, ap);
+    va_end(ap);
+    g_set_error_literal(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, msg);
+    g_free(msg);
+    return false;
+}
+
+#define MAX_CTAS_PER_LAUNCH (UINT64_C(1) << 24)
+
+int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
+{
+    const char *name = l->name ? l->name : "(unnamed)";
+    const core_params *p = &d->p;
+    launch_state L;
+    memset(&L, 0, sizeof L);
+    GError *ierr = NULL;
+    if (!isa_launch_init(&L.rt.il, l->prog, l->mem, l->grid, l->block, p->warp_size, l->params,
+                         l->nparams, &ierr)) {
+        fail(err, "launch %s: %s", name, ierr->message);
+        g_error_free(ierr);
+        return -1;
+    }
+    int last = (int)d->nsms - 1;
+    if (!((l->sm_first == -1 && l->sm_last == -1) ||
+          (l->sm_first >= 0 && l->sm_first <= l->sm_last && l->sm_last <= last))) {
+        fail(err, "launch %s: SM range %d-%d is not within the chip's SMs 0-%d", name, l->sm_first,
+             l->sm_last, last);
+        return -1;
+    }
+    if (l->after < -1 || l->after >= (int)d->nlaunches) {
+        fail(err, "launch %s: 'after' names launch %d, expected an earlier launch (0-%d)", name, l->after,
+             (int)d->nlaunches - 1);
+        return -1;
+    }
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t nwarps = (threads + p->warp_size - 1) / p->warp_size;
+    uint64_t alloc = nwarps * p->warp_size;
+    uint64_t regs = alloc * isa_program_nregs(l->prog);
+    uint64_t smem = isa_program_shared_bytes(l->prog);
+    if (nwarps > p->max_warps || nwarps > 256) {
+        fail(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads is %" G_GUINT64_FORMAT
+             " warps, but an SM holds core.max_warps = %u", name, threads, nwarps, p->max_warps);
+        return -1;
+    }
+    if (alloc > p->max_threads) {
+        fail(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads (%" G_GUINT64_FORMAT
+             " in whole warps) exceeds core.max_threads = %u", name, threads, alloc, p->max_threads);
+        return -1;
+    }
+    if (regs > p->regs) {
+        fail(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " registers (%u per thread x %" G_GUINT64_FORMAT
+             " threads), but an SM has core.regs = %u", name, regs, isa_program_nregs(l->prog), alloc, p->regs);
+        return -1;
+    }
+    if (smem > p->smem_bytes) {
+        fail(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " bytes of shared memory, but an SM has "
+             "core.smem_bytes = %u", name, smem, p->smem_bytes);
+        return -1;
+    }
+    L.ncta = isa_launch_ncta(&L.rt.il);
+    if (L.ncta > MAX_CTAS_PER_LAUNCH) {
+        fail(err, "launch %s: %" G_GUINT64_FORMAT " CTAs, at most %" G_GUINT64_FORMAT " per launch", name,
+             L.ncta, MAX_CTAS_PER_LAUNCH);
+        return -1;
+    }
+    L.rt.index = d->nlaunches;
+    L.rt.name = g_strdup(name);
+    L.rt.nwarps = (unsigned)nwarps;
+    L.rt.threads_alloc = (unsigned)alloc;
+    L.rt.regs = (unsigned)regs;
+    L.rt.smem = (unsigned)smem;
+    L.sm_first = l->sm_first;
+    L.sm_last = l->sm_last;
+    L.start = l->start;
+    L.after = l->after;
+    L.cta_start = g_new0(uint64_t, L.ncta);
+    L.cta_end = g_new0(uint64_t, L.ncta);
+    L.cta_sm = g_new(uint32_t, L.ncta);
+    memset(L.cta_sm, 0xff, L.ncta * sizeof(uint32_t));
+    if (d->nlaunches == d->cap) {
+        /* The SMs hold pointers to launch runtimes: launches are added before
+         * the run, and a reallocation then moves nothing an SM holds. */
+        d->cap = d->cap ? 2 * d->cap : 4;
+        d->launches = g_renew(launch_state, d->launches, d->cap);
+    }
+    d->launches[d->nlaunches++] = L;
+    return (int)L.rt.index;
+}
+
+uint64_t dispatcher_unfinished(const dispatcher *d)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < d->nlaunches; i++)
+        n += d->launches[i].ncta - d->launches[i].done;
+    return n;
+}
+
+unsigned dispatcher_nlaunches(const dispatcher *d) { return d->nlaunches; }
+
+core_launch_result dispatcher_launch_result(const dispatcher *d, unsigned i)
+{
+    core_launch_result r = {0};
+    if (i >= d->nlaunches)
+        return r;
+    const launch_state *L = &d->launches[i];
+    r.started = L->started;
+    r.finished = L->finished;
+    r.start_cycle = L->start_cycle;
+    r.end_cycle = L->end_cycle;
+    r.ctas_done = L->done;
+    return r;
+}
+
+bool dispatcher_cta_times(const dispatcher *d, unsigned i, uint64_t cta, unsigned *smi, uint64_t *start,
+                          uint64_t *end)
+{
+    if (i >= d->nlaunches || cta >= d->launches[i].ncta || d->launches[i].cta_sm[cta] == UINT32_MAX)
+        return false;
+    const launch_state *L = &d->launches[i];
+    *smi = L->cta_sm[cta];
+    *start = L->cta_start[cta];
+    *end = L->cta_end[cta];
+    return true;
+}
+
+void dispatcher_finalize_stats(dispatcher *d, stats *st)
+{
+    if (!st)
+        return;
+    for (unsigned i = 0; i < d->nlaunches; i++) {
+        launch_state *L = &d->launches[i];
+        char blk[160];
+        g_snprintf(blk, sizeof blk, "launch.%s", L->rt.name);
+        stats_derived(st, blk, "start_cycle", "cycles", "core cycle the launch started", (double)L->start_cycle);
+        stats_derived(st, blk, "end_cycle", "cycles", "core cycle its last CTA ended", (double)L->end_cycle);
+        stats_derived(st, blk, "ctas", "CTAs", "CTAs completed", (double)L->done);
+        stats_series *s0 = stats_series_new(st, blk, "cta_start", "cycles",
+                                            "per CTA (linear id order): cycle it reached its SM", 1);
+        stats_series *s1 = stats_series_new(st, blk, "cta_end", "cycles",
+                                            "per CTA (linear id order): cycle it ended", 1);
+        stats_series *s2 = stats_series_new(st, blk, "cta_sm", "SM", "per CTA (linear id order): its SM", 1);
+        for (uint64_t c = 0; c < L->ncta; c++) {
+            bool ran = L->cta_sm[c] != UINT32_MAX;
+            stats_series_push(s0, ran ? (double)L->cta_start[c] : -1);
+            stats_series_push(s1, ran ? (double)L->cta_end[c] : -1);
+            stats_series_push(s2, ran ? (double)L->cta_sm[c] : -1);
+        }
+    }
+}
+
+void dispatcher_free(dispatcher *d)
+{
+    if (!d)
+        return;
+    for (unsigned i = 0; i < d->nlaunches; i++) {
+        g_free(d->launches[i].rt.name);
+        g_free(d->launches[i].cta_start);
+        g_free(d->launches[i].cta_end);
+        g_free(d->launches[i].cta_sm);
+    }
+    g_free(d->launches);
+    g_free(d->use);
+    g_free(d->to_sm);
+    g_free(d->from_sm);
+    g_free(d);
+}

@@ -1,0 +1,77 @@
+/* PDOM reconvergence stack (see pdom.h for the discipline). */
+#include <glib.h>
+
+#include "core/pdom.h"
+
+void pdom_init(pdom_stack *s, uint32_t pc, uint32_t mask)
+{
+    s->depth = 1;
+    s->e[0] = (pdom_entry){.pc = pc, .rpc = PDOM_NO_RPC, .mask = mask};
+}
+
+static void push(pdom_stack *s, uint32_t pc, uint32_t rpc, uint32_t mask)
+{
+    /* Each divergence adds at most (distinct targets - 1) entries and a
+     * thread is on one path at a time, so 2N + 2 entries never overflow for
+     * two-way branches; an n-way indirect branch is bounded the same way. */
+    if (s->depth == PDOM_MAX_DEPTH)
+        g_error("core: PDOM stack overflow (more than %d entries)", PDOM_MAX_DEPTH);
+    s->e[s->depth++] = (pdom_entry){.pc = pc, .rpc = rpc, .mask = mask};
+}
+
+/* Pop finished entries: empty ones (their threads exited) and those that
+ * reached their reconvergence point. */
+static void settle(pdom_stack *s)
+{
+    while (s->depth) {
+        const pdom_entry *t = &s->e[s->depth - 1];
+        if (t->mask && t->pc != t->rpc)
+            break;
+        s->depth--;
+    }
+}
+
+void pdom_advance(pdom_stack *s, uint32_t pc)
+{
+    s->e[s->depth - 1].pc = pc;
+    settle(s);
+}
+
+void pdom_update(pdom_stack *s, const uint32_t *next_pc, uint32_t fallthrough, uint32_t ipdom,
+                 uint32_t exited)
+{
+    pdom_entry *top = &s->e[s->depth - 1];
+    if (exited)
+        for (unsigned i = 0; i < s->depth; i++)
+            s->e[i].mask &= ~exited;
+    uint32_t mask = top->mask;
+    /* Distinct next pcs in lane order, with their masks. */
+    uint32_t pcs[32], masks[32];
+    unsigned n = 0;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint32_t pc = next_pc[l];
+        unsigned i = 0;
+        while (i < n && pcs[i] != pc)
+            i++;
+        if (i == n) {
+            pcs[n] = pc;
+            masks[n++] = 0;
+        }
+        masks[i] |= 1u << l;
+    }
+    if (n == 1) {
+        top->pc = pcs[0];
+    } else if (n > 1) {
+        /* The TOS becomes the reconvergence entry; the fall-through path is
+         * pushed first and the taken path(s) after it, so taken runs first. */
+        top->pc = ipdom;
+        for (unsigned i = 0; i < n; i++)
+            if (pcs[i] == fallthrough)
+                push(s, pcs[i], ipdom, masks[i]);
+        for (unsigned i = 0; i < n; i++)
+            if (pcs[i] != fallthrough)
+                push(s, pcs[i], ipdom, masks[i]);
+    }
+    settle(s);
+}

@@ -1,0 +1,51 @@
+/* The immediate post-dominator (PDOM) reconvergence stack of one warp, as in
+ * digest-dwf section 1.3 (Table 3.1), digest-dws 1.2 and digest-lwm 1.1.
+ *
+ * An entry is {pc, rpc, mask}: the top-of-stack (TOS) pc is the warp's next
+ * instruction and its mask the active threads. On divergence the TOS becomes
+ * the reconvergence entry (pc = the branch's IPDOM), then one entry per
+ * distinct next pc is pushed with rpc = IPDOM: the fall-through path first,
+ * the taken path last, so the taken path runs first. Whenever the TOS pc
+ * equals its rpc the entry is popped (reconvergence).
+ *
+ * The LWM papers draw the same machine with the current pc/mask held outside
+ * the stack and a "join" entry {rec = CFM, mask, exec = CFM}: their stack is
+ * this one minus its TOS (see test_pdom.c). */
+#ifndef SIMTGRID_CORE_PDOM_H
+#define SIMTGRID_CORE_PDOM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define PDOM_NO_RPC UINT32_MAX   /* the bottom entry never reconverges by pc */
+#define PDOM_MAX_DEPTH 66        /* 2N + 2 for N = 32 lanes (the DWF bound is 2N) */
+
+typedef struct pdom_entry {
+    uint32_t pc;
+    uint32_t rpc;
+    uint32_t mask;
+} pdom_entry;
+
+typedef struct pdom_stack {
+    pdom_entry e[PDOM_MAX_DEPTH];
+    unsigned depth;
+} pdom_stack;
+
+void pdom_init(pdom_stack *s, uint32_t pc, uint32_t mask);
+
+static inline const pdom_entry *pdom_top(const pdom_stack *s) { return &s->e[s->depth - 1]; }
+
+/* The TOS executed one instruction. `next_pc[l]` is lane l's next pc for the
+ * lanes in the TOS mask; `fallthrough` is the instruction after it; `ipdom`
+ * its immediate post-dominator (PDOM_NO_RPC when the paths only meet at the
+ * exit). `exited` lanes left the kernel (their next_pc is ignored). */
+void pdom_update(pdom_stack *s, const uint32_t *next_pc, uint32_t fallthrough, uint32_t ipdom,
+                 uint32_t exited);
+
+/* Uniform update: every active lane goes to `pc` (no divergence possible). */
+void pdom_advance(pdom_stack *s, uint32_t pc);
+
+/* True when no thread is left. */
+static inline bool pdom_empty(const pdom_stack *s) { return s->depth == 0; }
+
+#endif

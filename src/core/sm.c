@@ -1,0 +1,276 @@
+/* The SM actor: construction, ports, and the cycle loop.
+ *
+ * Speed (DESIGN.md section 2): the SM simulates many cycles per wake-up.
+ *  - Run-ahead: nothing can reach the SM sooner than its input ports'
+ *    latencies (memory responses, new CTAs), so from global time `now` it
+ *    simulates every cycle up to now + H - 1, H = the smallest input
+ *    latency. It sends requests stamped with its local time. Its output
+ *    ports' credits (a freed slot is seen one latency after the pop) are
+ *    the only thing it cannot know ahead: when the request port looks full
+ *    at a local cycle that a pop not yet simulated could still free, the
+ *    cycle is abandoned before it changes anything and redone when global
+ *    time reaches it.
+ *  - Skipping: a cycle in which nothing issued and no issue port is busy
+ *    repeats until the next timed event (a warp leaving the pipeline, a
+ *    unit freeing, a queued request, a report, a port delivery); the cycles
+ *    in between are accounted arithmetically (sm_account_replay) and the
+ *    scheduler is told how many passed. With every warp waiting on memory
+ *    there is no timed event: the SM blocks with no wake-up and the
+ *    response's delivery wakes it. */
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static uint64_t cycle_at_or_after(const sm *s, des_time t)
+{
+    if (t == DES_NEVER)
+        return NEVER_CYCLE;
+    return des_edge_at_or_after(s->clk, t) / s->clk->period;
+}
+
+static uint64_t next_event(const sm *s, uint64_t wake)
+{
+    uint64_t n = wake;
+    if (s->sendq_count)
+        n = min_u64(n, s->sendq_at[s->sendq_head]);
+    if (s->nreports)
+        n = min_u64(n, s->reports[0].end_cycle + 1);
+    if (s->resp_in)
+        n = min_u64(n, cycle_at_or_after(s, des_port_next(s->resp_in)));
+    if (s->cta_in)
+        n = min_u64(n, cycle_at_or_after(s, des_port_next(s->cta_in)));
+    return n;
+}
+
+/* Simulates cycle k. Returns the next cycle in which something may change
+ * (NEVER_CYCLE: only a port delivery can), or sets *aborted. */
+static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
+{
+    des_time t = des_cycles(s->clk, k);
+    sm_send_ready_requests(s, k);
+    if (s->resp_in) {
+        warp_mem_resp *r;
+        while ((r = des_port_peek(s->resp_in, t))) {
+            warp_mem_resp copy = *r;
+            des_port_pop(s->resp_in, t);
+            sm_mem_response(s, &copy, k);
+        }
+    }
+    sm_send_reports(s, k);
+    if (s->cta_in) {
+        cta_start_msg *m;
+        while ((m = des_port_peek(s->cta_in, t))) {
+            cta_start_msg copy = *m;
+            des_port_pop(s->cta_in, t);
+            sm_cta_arrive(s, &copy, k);
+        }
+    }
+    s->snap_valid = false;
+    if (!s->resident)
+        return next_event(s, NEVER_CYCLE);
+    /* A full request port seen ahead of global time may not be full. */
+    if (s->req_out && t >= now + des_port_latency(s->req_out) &&
+        des_port_space(s->req_out, t) <= s->sendq_count) {
+        *aborted = true;
+        return k;
+    }
+    if (s->rc->before_cycle && s->splits)
+        s->rc->before_cycle(s, k);
+    uint64_t wake = NEVER_CYCLE;
+    bool busy = false;
+    for (unsigned sc = 0; sc < s->p.schedulers; sc++) {
+        sm_sched_state *q = &s->sc[sc];
+        if (q->port_free > k) {
+            sm_account_issue_cycle(s, sc, k);
+            busy = true;
+            continue;
+        }
+        uint8_t worst;
+        if (sm_issue_cycle(s, sc, k, &wake, &worst)) {
+            sm_account_issue_cycle(s, sc, k);
+            busy = true;
+        } else {
+            sm_account_idle_cycle(s, sc, k, worst);
+        }
+    }
+    for (unsigned sc = 0; sc < s->p.schedulers; sc++)
+        s->sc[sc].s.ops->cycle_end(&s->sc[sc].s, &s->view, k);
+    s->cycles++;
+    if (s->error)
+        return NEVER_CYCLE;
+    if (busy)
+        return k + 1;
+    for (unsigned sc = 0; sc < s->p.schedulers; sc++)
+        if (s->sc[sc].port_free > k + 1)
+            return k + 1;
+    s->snap_valid = true;
+    uint64_t n = next_event(s, wake);
+    return n > k ? n : k + 1;
+}
+
+static void sm_main(des_actor *self, void *data)
+{
+    sm *s = data;
+    des_time now = des_now(s->engine);
+    for (;;) {
+        uint64_t kn = cycle_at_or_after(s, now);
+        if (s->cycle < kn) {
+            if (s->snap_valid)
+                sm_account_replay(s, kn - s->cycle);
+            s->cycle = kn;
+        }
+        des_time h = DES_NEVER;
+        if (s->resp_in)
+            h = min_u64(h, des_port_latency(s->resp_in));
+        if (s->cta_in)
+            h = min_u64(h, des_port_latency(s->cta_in));
+        uint64_t horizon = h == DES_NEVER ? NEVER_CYCLE - 1 : (now + h - 1) / s->clk->period;
+        uint64_t next = s->cycle, simulated = 0;
+        while (s->cycle <= horizon) {
+            bool aborted = false;
+            uint64_t k = s->cycle;
+            uint64_t nx = sm_cycle(s, k, now, &aborted);
+            simulated++;
+            if (aborted) {
+                next = k;
+                break;
+            }
+            if (nx == NEVER_CYCLE) {
+                s->cycle = k + 1;
+                next = NEVER_CYCLE;
+                break;
+            }
+            uint64_t until = nx < horizon + 1 ? nx : horizon + 1;
+            if (until > k + 1 && s->snap_valid)
+                sm_account_replay(s, until - k - 1);
+            s->cycle = until > k + 1 ? until : k + 1;
+            next = nx > s->cycle ? nx : s->cycle;
+            if (nx > horizon + 1)
+                break;
+        }
+        des_count_events(s->engine, simulated);
+        if (s->error)
+            next = NEVER_CYCLE;
+        if (next != NEVER_CYCLE)
+            des_wake_at(self, des_cycles(s->clk, next));
+        now = des_block(self);
+    }
+}
+
+static const reconv_ops *reconv_by_kind(core_reconv_kind k)
+{
+    switch (k) {
+    case CORE_RECONV_NREC: return &reconv_nrec_ops;
+    case CORE_RECONV_MIMD: return &reconv_mimd_ops;
+    default: return &reconv_pdom_ops;
+    }
+}
+
+static const sched_ops *sched_by_kind(core_sched_kind k)
+{
+    switch (k) {
+    case CORE_SCHED_GTO: return &sched_gto_ops;
+    case CORE_SCHED_2LEV: return &sched_2lev_ops;
+    default: return &sched_lrr_ops;
+    }
+}
+
+sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *core, stats *st)
+{
+    sm *s = g_new0(sm, 1);
+    s->p = *p;
+    s->id = id;
+    s->name = g_strdup_printf("sm%u", id);
+    s->engine = e;
+    s->clk = core;
+    s->rc = reconv_by_kind(p->reconv);
+    s->nent_cap = s->rc->capacity(p);
+    s->ent = g_new0(sm_entity, s->nent_cap);
+    s->free_ent = g_new(unsigned, s->nent_cap);
+    for (unsigned i = 0; i < s->nent_cap; i++)
+        s->free_ent[i] = s->nent_cap - 1 - i;   /* lowest id first */
+    s->nfree_ent = s->nent_cap;
+    s->status = g_new(uint8_t, s->nent_cap);
+    memset(s->status, WS_GONE, s->nent_cap);
+    s->age = g_new0(uint64_t, s->nent_cap);
+    s->slot = g_new0(uint32_t, s->nent_cap);
+    s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot};
+    s->hw = g_new0(sm_hw, p->max_warps);
+    s->cta = g_new0(sm_cta, p->max_ctas);
+    s->nmem_cap = p->discipline == CORE_BARREL ? s->nent_cap : p->max_warps * p->mem_pending_per_warp;
+    s->mem = g_new0(sm_mem_op, s->nmem_cap);
+    s->free_tag = g_new(unsigned, s->nmem_cap);
+    for (unsigned i = 0; i < s->nmem_cap; i++)
+        s->free_tag[i] = s->nmem_cap - 1 - i;
+    s->nfree_tag = s->nmem_cap;
+    s->sendq_cap = s->nmem_cap + 64;
+    s->sendq = g_new0(warp_mem_req, s->sendq_cap);
+    s->sendq_at = g_new0(uint64_t, s->sendq_cap);
+    s->reports = g_new0(cta_done_msg, p->max_ctas);
+    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
+        s->units[u] = g_new0(sm_unit, p->unit[u].count);
+    s->passes_port = (p->warp_size + p->simd_width - 1) / p->simd_width;
+    s->sc = g_new0(sm_sched_state, p->schedulers);
+    unsigned slots = (p->max_warps + p->schedulers - 1) / p->schedulers;
+    for (unsigned i = 0; i < p->schedulers; i++)
+        sched_init(&s->sc[i].s, sched_by_kind(p->scheduler), s->nent_cap, slots, p->fetch_group,
+                   p->two_level_nofetch, p->two_level_timeout);
+    s->rc_state = s->rc->create(s);
+    sm_stats_register(s, st);
+    s->actor = des_actor_new(e, s->name, sm_main, s);
+    return s;
+}
+
+des_actor *sm_actor(sm *s) { return s->actor; }
+unsigned sm_id(const sm *s) { return s->id; }
+unsigned sm_max_outstanding(const sm *s) { return s->nmem_cap; }
+const char *sm_error(const sm *s) { return s->error; }
+
+void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in)
+{
+    s->req_out = req_out;
+    s->resp_in = resp_in;
+}
+
+void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out)
+{
+    s->cta_in = cta_in;
+    s->done_out = done_out;
+}
+
+void sm_set_issue_hook(sm *s, sm_issue_hook fn, void *ctx)
+{
+    s->hook = fn;
+    s->hook_ctx = ctx;
+}
+
+void sm_free(sm *s)
+{
+    if (!s)
+        return;
+    s->rc->destroy(s->rc_state);
+    for (unsigned i = 0; i < s->p.max_ctas; i++)
+        isa_cta_free(s->cta[i].ic);
+    for (unsigned i = 0; i < s->p.schedulers; i++)
+        sched_free(&s->sc[i].s);
+    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
+        g_free(s->units[u]);
+    g_free(s->sc);
+    g_free(s->reports);
+    g_free(s->sendq);
+    g_free(s->sendq_at);
+    g_free(s->free_tag);
+    g_free(s->mem);
+    g_free(s->cta);
+    g_free(s->hw);
+    g_free(s->slot);
+    g_free(s->age);
+    g_free(s->status);
+    g_free(s->free_ent);
+    g_free(s->ent);
+    g_free(s->error);
+    g_free(s->name);
+    g_free(s);
+}

@@ -1,0 +1,263 @@
+/* Private structures of the SM, shared by its source files:
+ *   sm.c          the actor: ports, cycle loop, run-ahead, skipping idle cycles
+ *   sm_issue.c    statuses, issue, timing of one instruction, memory responses
+ *   sm_cta.c      CTA arrival and completion, barriers
+ *   sm_stats.c    per-cycle accounting and statistics
+ *   reconv_*.c    reconvergence / warp-formation policies
+ *
+ * Vocabulary: a hardware warp ("hw warp", a warp slot) is warp_size
+ * consecutive threads of a CTA with its register scoreboard. An "entity" is
+ * what a scheduler picks: a pc plus a set of threads placed on lanes. The
+ * reconvergence policy makes entities from hw warps (PDOM: one per hw warp;
+ * NREC and MIMD: one per divergent path) and may split and merge them. */
+#ifndef SIMTGRID_CORE_SM_INTERNAL_H
+#define SIMTGRID_CORE_SM_INTERNAL_H
+
+#include "simtgrid/core.h"
+#include "simtgrid/memport.h"
+#include "core/pdom.h"
+#include "core/warp_sched.h"
+
+#define NEVER_CYCLE UINT64_MAX
+#define REG_MEM UINT64_MAX   /* scoreboard: written by an outstanding memory instruction */
+
+/* Launch state shared by the dispatcher and the SMs (owned by the dispatcher). */
+typedef struct core_launch_rt {
+    unsigned index;
+    char *name;
+    isa_launch il;
+    unsigned nwarps;              /* warps per CTA */
+    unsigned threads_alloc;       /* nwarps * warp_size */
+    unsigned regs, smem;          /* per CTA */
+} core_launch_rt;
+
+/* Dispatcher -> SM: start this CTA. SM -> dispatcher: it finished. */
+typedef struct cta_start_msg {
+    const core_launch_rt *launch;
+    uint64_t cta;
+} cta_start_msg;
+
+typedef struct cta_done_msg {
+    uint32_t launch;
+    uint32_t sm;
+    uint64_t cta;
+    uint64_t start_cycle, end_cycle;
+} cta_done_msg;
+
+typedef struct sm_entity {
+    bool live;
+    bool at_barrier;
+    uint16_t hw;          /* hardware warp slot */
+    uint16_t cta;         /* CTA slot */
+    uint16_t sched;       /* scheduler index */
+    uint32_t pc;
+    uint32_t active;      /* lanes executing at pc */
+    uint32_t mem_wait;    /* responses it is blocked on (barrel) */
+    uint64_t ready_at;    /* first cycle it may issue (in flight, branch, refetch) */
+} sm_entity;
+
+typedef struct sm_hw {
+    bool live;
+    uint16_t cta;
+    uint32_t lanes;                    /* lanes holding a thread */
+    isa_thread *lane[ISA_MAX_LANES];
+    uint64_t age;                      /* dispatch order of the warp (GTO) */
+    unsigned nentities;
+    unsigned mem_pending;              /* outstanding global memory instructions */
+    uint64_t reg_ready[ISA_MAX_REGS];  /* scoreboard: first cycle a register can be read */
+    uint64_t pred_ready[ISA_NUM_PREDS];
+} sm_hw;
+
+typedef struct sm_cta {
+    bool live;
+    bool reported;
+    const core_launch_rt *launch;
+    isa_cta *ic;
+    uint64_t id;
+    uint64_t start, end;       /* arrival cycle; latest completion so far */
+    unsigned nwarps;
+    uint16_t hw[256];          /* its hw warp slots (not necessarily contiguous) */
+    unsigned live_threads, live_entities;
+    unsigned bar_waiting;
+    uint64_t bar_done;
+    unsigned mem_outstanding;
+} sm_cta;
+
+/* One outstanding global memory instruction (index = request tag). */
+typedef struct sm_mem_op {
+    bool used;
+    bool blocking;       /* barrel: its entity waits for the response */
+    uint16_t entity, hw, cta;
+    uint64_t done;       /* the instruction's own completion cycle */
+    const isa_inst *inst;
+} sm_mem_op;
+
+typedef struct sm_unit {
+    uint64_t free_at;    /* first cycle it accepts a new instruction */
+} sm_unit;
+
+/* Per-scheduler cycle accounting (sm_stats.c). */
+enum { STALL_PIPELINE, STALL_DEP, STALL_BARRIER, STALL_MEM, STALL_EMPTY, STALL_KINDS };
+#define WCAT_BUCKETS 8
+
+typedef struct sm_sched_stats {
+    uint64_t issue_cycles;              /* cycles the issue port was busy issuing */
+    uint64_t stall[STALL_KINDS];
+    uint64_t w0_idle, w0_mem, wstall;   /* DWF warp-size categories */
+    uint64_t wbucket[WCAT_BUCKETS];     /* W1-4 ... W29-32 (warp_size / 8 wide) */
+    stats_hist fu_lanes;                /* active lanes per cycle */
+    uint64_t issued;                    /* issue slots used */
+} sm_sched_stats;
+
+typedef struct sm_sched_state {
+    sched s;
+    uint64_t port_free;                 /* first cycle the issue port is free */
+    unsigned cur_threads;               /* threads of the issue in progress (W category) */
+    uint8_t lanes_ring[64];             /* active lanes per upcoming cycle (index cycle % 64) */
+    /* the last simulated idle cycle, replicated over skipped cycles */
+    uint8_t snap_stall;                 /* STALL_* */
+    uint8_t snap_wcat;                  /* 0 idle, 1 mem, 2 stall */
+    sm_sched_stats st;
+} sm_sched_state;
+
+typedef struct reconv_ops reconv_ops;
+
+struct sm {
+    core_params p;
+    unsigned id;
+    char *name;                 /* "sm0" */
+    des_engine *engine;
+    des_actor *actor;
+    const des_clock *clk;
+    des_port *req_out, *resp_in, *cta_in, *done_out;
+
+    /* entities (the scheduler's warps) */
+    sm_entity *ent;
+    unsigned nent_cap;
+    unsigned *free_ent;         /* stack of free entity ids */
+    unsigned nfree_ent;
+    uint8_t *status;            /* per entity: enum warp_status this cycle */
+    uint64_t *age;
+    uint32_t *slot;             /* scheduler-local warp slot */
+    sched_view view;
+    unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
+
+    sm_hw *hw;                  /* max_warps */
+    sm_cta *cta;                /* max_ctas */
+    unsigned resident;          /* live CTAs */
+    uint64_t age_counter;
+
+    sm_mem_op *mem;             /* tag table */
+    unsigned nmem_cap;
+    unsigned *free_tag;
+    unsigned nfree_tag;
+    /* requests issued but not yet sent (they leave after the LD/ST latency) */
+    warp_mem_req *sendq;
+    uint64_t *sendq_at;
+    unsigned sendq_head, sendq_count, sendq_cap;
+
+    /* CTA completion reports waiting for their cycle */
+    cta_done_msg *reports;
+    unsigned nreports;
+
+    sm_unit *units[CORE_UNIT_KINDS];
+    sm_sched_state *sc;
+    unsigned passes_port;       /* ceil(warp_size / simd_width) */
+
+    const reconv_ops *rc;
+    void *rc_state;
+
+    /* time */
+    uint64_t cycle;             /* next cycle to simulate */
+    bool snap_valid;            /* the last simulated cycle was idle and accounted */
+    bool ever_resident;
+    uint64_t empty_since;       /* first cycle without a resident CTA */
+    bool aborted;               /* the last cycle was abandoned (port state uncertain) */
+
+    /* statistics */
+    uint64_t cycles, warp_insts, thread_insts, ctas_done;
+    uint64_t class_count[ISA_CLASS_COUNT];
+    uint64_t smem_conflict_cycles, mem_requests, barrier_waits, faults;
+    uint64_t first_cycle;
+    stats_hist active_threads;  /* per issue slot */
+    char *error;
+
+    sm_issue_hook hook;
+    void *hook_ctx;
+};
+
+/* ---- reconvergence / formation policies (reconv_*.c) ------------------- */
+
+struct reconv_ops {
+    const char *name;
+    bool packs;   /* several entities share one issue slot (MIMD bound) */
+    unsigned (*capacity)(const core_params *p);      /* entities per SM */
+    void *(*create)(sm *s);
+    void (*destroy)(void *state);
+    /* hw warp `hw` starts at pc 0 with the threads of its lanes. */
+    void (*warp_start)(sm *s, unsigned hw, uint64_t cycle);
+    /* Entity `e` executed the instruction at `pc` (outcome `o`): set its next
+     * pc and lanes, split or free entities. */
+    void (*after_issue)(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
+    /* Before statuses are computed in a cycle (MIMD merging); may be NULL. */
+    void (*before_cycle)(sm *s, uint64_t cycle);
+};
+
+extern const reconv_ops reconv_pdom_ops, reconv_nrec_ops, reconv_mimd_ops;
+
+/* Entity management for policies (sm_cta.c). */
+unsigned sm_entity_new(sm *s, unsigned hw, int parent);   /* copy of parent's timing, or fresh */
+void sm_entity_free(sm *s, unsigned e);
+/* Threads of entity e left the kernel: the caller frees the entity if empty. */
+void sm_threads_exited(sm *s, unsigned cta, unsigned n);
+
+/* sm_issue.c */
+uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake);
+/* Issue what scheduler sc picks in this cycle; returns issue slots used. */
+unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t cycle, uint64_t *wake, uint8_t *worst);
+void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle);
+void sm_send_ready_requests(sm *s, uint64_t cycle);
+static inline core_unit_kind sm_unit_of(const isa_inst *in)
+{
+    switch (in->cls) {
+    case ISA_CLASS_SFU: return CORE_UNIT_SFU;
+    case ISA_CLASS_LD_GLOBAL:
+    case ISA_CLASS_ST_GLOBAL: return CORE_UNIT_LDST;
+    case ISA_CLASS_LD_SHARED:
+    case ISA_CLASS_ST_SHARED: return CORE_UNIT_SMEM;
+    case ISA_CLASS_ATOMIC: return in->space == ISA_SPACE_SHARED ? CORE_UNIT_SMEM : CORE_UNIT_LDST;
+    case ISA_CLASS_BRANCH:
+    case ISA_CLASS_BARRIER:
+    case ISA_CLASS_EXIT: return CORE_UNIT_BRANCH;
+    default: return CORE_UNIT_ALU;
+    }
+}
+static inline bool sm_is_global(const isa_inst *in)
+{
+    return in->cls == ISA_CLASS_LD_GLOBAL || in->cls == ISA_CLASS_ST_GLOBAL ||
+           (in->cls == ISA_CLASS_ATOMIC && in->space != ISA_SPACE_SHARED);
+}
+static inline const isa_program *sm_prog_of(const sm *s, unsigned e)
+{
+    return s->cta[s->ent[e].cta].launch->il.prog;
+}
+
+/* sm.c */
+void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out);
+
+/* sm_cta.c */
+void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle);
+void sm_cta_maybe_done(sm *s, unsigned cta);
+void sm_barrier_arrive(sm *s, unsigned e, uint64_t done);
+void sm_barrier_check(sm *s, unsigned cta);
+void sm_send_reports(sm *s, uint64_t cycle);
+
+/* sm_stats.c */
+void sm_stats_register(sm *s, stats *st);
+void sm_account_issue_cycle(sm *s, unsigned sc, uint64_t cycle);
+void sm_account_idle_cycle(sm *s, unsigned sc, uint64_t cycle, uint8_t worst);
+void sm_account_replay(sm *s, uint64_t n);
+void sm_account_empty(sm *s, uint64_t n);
+unsigned sm_wcat_bucket(const sm *s, unsigned threads);
+
+#endif

@@ -1,0 +1,413 @@
+/* Issue: warp statuses, the timing of one warp instruction, memory requests
+ * and responses.
+ *
+ * Timing of an instruction issued at cycle k (docs/core.md, "Timing"):
+ *   port passes  P = ceil(warp_size / simd_width): the scheduler's issue port
+ *                is busy for cycles k .. k+P-1;
+ *   unit passes  U = ceil(warp_size / unit lanes), or the bank-conflict
+ *                degree C of a shared-memory access when larger; the unit
+ *                accepts its next instruction at k + ii * max(U, C);
+ *   completion   done = k + depth - 1 + (latency - 1) + extra,
+ *                extra = max(P - 1, ii * (max(U, C) - 1));
+ *   barrel       the warp may be fetched again at done + 1 (or k + refetch
+ *                for plain instructions when core.refetch_latency > 0);
+ *   scoreboard   its results are readable from done + 1; the warp may issue
+ *                its next independent instruction when its port is free,
+ *                except after a control instruction (no prediction: done + 1);
+ *   global mem   the request leaves at k + (latency - 1) + extra (the LD/ST
+ *                unit's own latency) and the data written at the response
+ *                cycle r completes the instruction at max(done, r). */
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
+
+static bool needs_reply(const sm *s, const isa_inst *in)
+{
+    return in->cls != ISA_CLASS_ST_GLOBAL || s->p.wait_for_stores;
+}
+
+static bool is_control(const isa_inst *in)
+{
+    return in->cls == ISA_CLASS_BRANCH || in->cls == ISA_CLASS_EXIT || in->cls == ISA_CLASS_BARRIER;
+}
+
+/* Room for one more request: the port's free slots (as seen now) minus the
+ * requests already queued for it. */
+static bool request_room(sm *s, uint64_t cycle)
+{
+    if (!s->req_out)
+        return false;
+    unsigned space = des_port_space(s->req_out, des_cycles(s->clk, cycle));
+    return space > s->sendq_count && s->sendq_count < s->sendq_cap && s->nfree_tag > 0;
+}
+
+uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
+{
+    const sm_entity *w = &s->ent[e];
+    if (!w->live)
+        return WS_GONE;
+    if (w->at_barrier)
+        return WS_BARRIER;
+    if (w->mem_wait)
+        return WS_MEM;
+    if (w->ready_at > cycle) {
+        *wake = min_u64(*wake, w->ready_at);
+        return WS_DEP;
+    }
+    const isa_inst *in = isa_program_inst(sm_prog_of(s, e), w->pc);
+    if (s->p.discipline == CORE_SCOREBOARD) {
+        const sm_hw *h = &s->hw[w->hw];
+        bool mem = false;
+        uint64_t dep = 0;
+        for (unsigned i = 0; i < in->nreads; i++) {
+            uint64_t r = h->reg_ready[in->reads[i]];
+            if (r == REG_MEM)
+                mem = true;
+            else if (r > cycle)
+                dep = max_u64(dep, r);
+        }
+        for (unsigned i = 0; i < in->ndst; i++) {
+            uint64_t r = h->reg_ready[in->dst[i]];
+            if (r == REG_MEM)
+                mem = true;
+            else if (r > cycle)
+                dep = max_u64(dep, r);
+        }
+        for (unsigned bits = (unsigned)(in->pred_reads | in->pred_writes); bits; bits &= bits - 1) {
+            uint64_t r = h->pred_ready[__builtin_ctz(bits)];
+            if (r > cycle)
+                dep = max_u64(dep, r);
+        }
+        if (mem)
+            return WS_MEM;
+        if (dep) {
+            *wake = min_u64(*wake, dep);
+            return WS_DEP;
+        }
+        if (sm_is_global(in) && needs_reply(s, in) && h->mem_pending >= s->p.mem_pending_per_warp)
+            return WS_MEM;
+    }
+    core_unit_kind u = sm_unit_of(in);
+    uint64_t free_at = NEVER_CYCLE;
+    for (unsigned i = 0; i < s->p.unit[u].count; i++)
+        free_at = min_u64(free_at, s->units[u][i].free_at);
+    if (free_at > cycle) {
+        *wake = min_u64(*wake, free_at);
+        return WS_STRUCT;
+    }
+    if (sm_is_global(in) && !request_room(s, cycle)) {
+        /* A full port frees a slot when the memory side pops: poll the next
+         * cycle (sm.c abandons a cycle whose port state is not yet known).
+         * Queued requests leave at known cycles; a missing tag comes back
+         * with a response, which is a port event. */
+        if (!s->req_out)
+            return WS_STRUCT;
+        unsigned space = des_port_space(s->req_out, des_cycles(s->clk, cycle));
+        if (space == 0)
+            *wake = min_u64(*wake, cycle + 1);
+        else if (space <= s->sendq_count)
+            *wake = min_u64(*wake, s->sendq_at[s->sendq_head]);
+        return WS_STRUCT;
+    }
+    return WS_READY;
+}
+
+/* Bank-conflict degree of a shared-memory access: the most distinct words
+ * any one bank must deliver (the same word is broadcast). Atomics serialize
+ * every lane of a bank. */
+static unsigned smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
+{
+    uint64_t key[4 * ISA_MAX_LANES];
+    unsigned n = 0;
+    unsigned bb = s->p.smem_bank_bytes, banks = s->p.smem_banks;
+    unsigned size = o->access_size ? o->access_size : 1;
+    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t first = o->addr[l] / bb, last = (o->addr[l] + size - 1) / bb;
+        for (uint64_t word = first; word <= last && n < 4 * ISA_MAX_LANES; word++)
+            key[n++] = (word % banks) << 40 | (word & ((UINT64_C(1) << 40) - 1));
+    }
+    /* insertion sort: n <= 128, usually 32 */
+    for (unsigned i = 1; i < n; i++) {
+        uint64_t v = key[i];
+        unsigned j = i;
+        while (j > 0 && key[j - 1] > v) {
+            key[j] = key[j - 1];
+            j--;
+        }
+        key[j] = v;
+    }
+    unsigned best = n ? 1 : 0, run = 0;
+    for (unsigned i = 0; i < n; i++) {
+        bool new_bank = i == 0 || key[i] >> 40 != key[i - 1] >> 40;
+        if (new_bank)
+            run = 1;
+        else if (atomic || key[i] != key[i - 1])
+            run++;
+        if (run > best)
+            best = run;
+    }
+    return best ? best : 1;
+}
+
+static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
+{
+    if (at <= cycle && s->sendq_count == 0 &&
+        des_port_try_send(s->req_out, r, des_cycles(s->clk, cycle)))
+        return;
+    unsigned i = (s->sendq_head + s->sendq_count) % s->sendq_cap;
+    s->sendq[i] = *r;
+    s->sendq_at[i] = at;
+    s->sendq_count++;
+}
+
+void sm_send_ready_requests(sm *s, uint64_t cycle)
+{
+    while (s->sendq_count && s->sendq_at[s->sendq_head] <= cycle) {
+        if (!des_port_try_send(s->req_out, &s->sendq[s->sendq_head], des_cycles(s->clk, cycle)))
+            return;   /* cannot happen: room was checked at issue */
+        s->sendq_head = (s->sendq_head + 1) % s->sendq_cap;
+        s->sendq_count--;
+    }
+}
+
+static void fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
+{
+    s->faults++;
+    if (s->error)
+        return;
+    const sm_cta *c = &s->cta[s->ent[e].cta];
+    const isa_program *prog = c->launch->il.prog;
+    unsigned lane = (unsigned)__builtin_ctz(o->fault);
+    s->error = g_strdup_printf("%s:%u: shared memory access at offset %" G_GUINT64_FORMAT
+                               " is outside the CTA's %u bytes (launch %s, CTA %" G_GUINT64_FORMAT
+                               ", thread %u, pc %u)",
+                               isa_program_file(prog), o->inst->line, o->addr[lane],
+                               c->ic->shared_bytes, c->launch->name, c->id,
+                               s->hw[s->ent[e].hw].lane[lane]->tid_linear, pc);
+    des_stop(s->engine);
+}
+
+/* Timing shared by the entities of one issue slot. */
+typedef struct slot_timing {
+    core_unit_kind unit;
+    uint64_t done;
+    uint64_t send_at;
+    unsigned threads;
+} slot_timing;
+
+/* Executes entity e at cycle k; the first entity of a slot books the unit,
+ * the issue port and the lanes. Returns false if the entity vanished. */
+static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t, bool first)
+{
+    sm_entity *w = &s->ent[e];
+    sm_cta *c = &s->cta[w->cta];
+    sm_hw *h = &s->hw[w->hw];
+    const isa_program *prog = c->launch->il.prog;
+    uint32_t pc = w->pc;
+    const isa_inst *in = isa_program_inst(prog, pc);
+    isa_exec_out o;
+    c->ic->clock = k;
+    isa_exec(prog, pc, h->lane, w->active, &o);
+    if (o.fault)
+        fault(s, e, pc, &o);
+    unsigned nthreads = (unsigned)__builtin_popcount(w->active);
+    const core_params *p = &s->p;
+    sm_sched_state *st = &s->sc[sc];
+    if (first) {
+        core_unit_kind u = sm_unit_of(in);
+        const core_unit_params *up = &p->unit[u];
+        unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
+        if (u == CORE_UNIT_SMEM && o.mem_lanes) {
+            unsigned deg = smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
+            if (deg > passes) {
+                s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
+                passes = deg;
+            }
+        }
+        sm_unit *unit = &s->units[u][0];
+        for (unsigned i = 1; i < up->count; i++)
+            if (s->units[u][i].free_at < unit->free_at)
+                unit = &s->units[u][i];
+        unit->free_at = k + (uint64_t)up->ii * passes;
+        uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
+        t->unit = u;
+        t->send_at = k + (up->latency - 1) + extra;
+        t->done = k + p->pipeline_depth - 1 + (up->latency - 1) + extra;
+        t->threads = 0;
+        st->port_free = k + s->passes_port;
+        s->warp_insts++;
+        st->st.issued++;
+    }
+    t->threads += nthreads;
+    st->cur_threads = t->threads > p->warp_size ? p->warp_size : t->threads;
+    /* active lanes per cycle of the issue passes, for the FU histogram */
+    unsigned simd = p->simd_width;
+    for (unsigned ps = 0; ps < s->passes_port; ps++) {
+        unsigned lanes;
+        if (s->rc->packs) {
+            unsigned before = ps * simd;
+            lanes = nthreads > before ? (nthreads - before < simd ? nthreads - before : simd) : 0;
+        } else {
+            uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
+            lanes = (unsigned)__builtin_popcount(w->active & chunk);
+        }
+        st->lanes_ring[(k + ps) % 64] += (uint8_t)lanes;
+    }
+    s->thread_insts += nthreads;
+    s->class_count[in->cls]++;
+    if (c->end < t->done)
+        c->end = t->done;
+    if (s->hook)
+        s->hook(s->hook_ctx, s->id, k, sc, w->hw, pc, w->active);
+
+    /* discipline */
+    bool global = sm_is_global(in) && o.mem_lanes;
+    bool reply = global && needs_reply(s, in);
+    if (p->discipline == CORE_BARREL) {
+        if (p->refetch_latency && !is_control(in) && !reply)
+            w->ready_at = k + p->refetch_latency;
+        else
+            w->ready_at = t->done + 1;
+    } else {
+        w->ready_at = is_control(in) ? t->done + 1 : k + 1;
+        uint64_t ready = reply ? REG_MEM : t->done + 1;
+        for (unsigned i = 0; i < in->ndst; i++)
+            h->reg_ready[in->dst[i]] = ready;
+        for (unsigned bits = in->pred_writes; bits; bits &= bits - 1)
+            h->pred_ready[__builtin_ctz(bits)] = t->done + 1;
+    }
+
+    if (global) {
+        unsigned tag = 0;
+        if (reply) {
+            tag = s->free_tag[--s->nfree_tag];
+            s->mem[tag] = (sm_mem_op){.used = true, .blocking = p->discipline == CORE_BARREL,
+                                      .entity = (uint16_t)e, .hw = w->hw, .cta = w->cta,
+                                      .done = t->done, .inst = in};
+            c->mem_outstanding++;
+            if (p->discipline == CORE_BARREL)
+                w->mem_wait++;
+            else
+                h->mem_pending++;
+        }
+        warp_mem_req r;
+        memset(&r, 0, sizeof r);
+        for (uint32_t m = o.mem_lanes; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            r.addr[l] = o.addr[l];
+        }
+        r.active = o.mem_lanes;
+        r.tag = tag;
+        r.sm = (uint16_t)s->id;
+        r.warp = w->hw;
+        r.op = in->cls == ISA_CLASS_LD_GLOBAL ? MEM_LOAD
+             : in->cls == ISA_CLASS_ST_GLOBAL ? MEM_STORE : MEM_ATOMIC;
+        r.size = (uint8_t)o.access_size;
+        r.flags = (uint8_t)((in->cache == ISA_CACHE_CG ? MEM_L2_ONLY : 0) |
+                            (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
+                            (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
+        r.pc = pc;
+        s->mem_requests++;
+        send_or_queue(s, &r, t->send_at, k);
+    }
+
+    unsigned exited = (unsigned)__builtin_popcount(o.exited);
+    uint16_t cta = w->cta;
+    s->rc->after_issue(s, e, pc, &o);   /* may free e */
+    if (s->ent[e].live)
+        s->status[e] = WS_DEP;
+    if (exited)
+        sm_threads_exited(s, cta, exited);
+    if (in->cls == ISA_CLASS_BARRIER && s->ent[e].live)
+        sm_barrier_arrive(s, e, t->done);
+}
+
+static void compute_statuses(sm *s, sched *q, uint64_t k, uint64_t *wake, uint8_t *worst)
+{
+    uint8_t best = WS_GONE;
+    for (unsigned i = 0; i < q->n; i++) {
+        unsigned id = q->members[i];
+        uint8_t st = sm_entity_status(s, id, k, wake);
+        s->status[id] = st;
+        if (st < best)
+            best = st;
+    }
+    *worst = best;
+}
+
+/* MIMD bound: fill the slot with more READY entities of the same unit kind
+ * (not memory), any threads on any free lanes, up to warp_size threads. */
+static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
+{
+    sched *q = &s->sc[sc].s;
+    for (;;) {
+        int id = q->ops->pick(q, &s->view, k);
+        if (id < 0)
+            return;
+        const sm_entity *w = &s->ent[id];
+        const isa_inst *in = isa_program_inst(sm_prog_of(s, (unsigned)id), w->pc);
+        unsigned u = sm_unit_of(in);
+        if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
+            t->threads + (unsigned)__builtin_popcount(w->active) > s->p.warp_size) {
+            s->status[id] = WS_STRUCT;   /* not this slot; it may issue next cycle */
+            continue;
+        }
+        q->ops->issued(q, &s->view, (unsigned)id, k);
+        issue_entity(s, sc, (unsigned)id, k, t, false);
+    }
+}
+
+unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
+{
+    sched *q = &s->sc[sc].s;
+    compute_statuses(s, q, k, wake, worst);
+    unsigned n = 0;
+    while (n < s->p.issue_width) {
+        int id = q->ops->pick(q, &s->view, k);
+        if (id < 0)
+            break;
+        slot_timing t;
+        q->ops->issued(q, &s->view, (unsigned)id, k);
+        issue_entity(s, sc, (unsigned)id, k, &t, true);
+        if (s->rc->packs && t.unit != CORE_UNIT_LDST && t.unit != CORE_UNIT_SMEM)
+            pack_more(s, sc, k, &t);
+        stats_hist_add(&s->active_threads, t.threads);
+        n++;
+        if (n < s->p.issue_width) {
+            uint64_t ignored = NEVER_CYCLE;
+            uint8_t w2;
+            compute_statuses(s, q, k, &ignored, &w2);   /* units just booked */
+        }
+    }
+    return n;
+}
+
+void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
+{
+    if (r->tag >= s->nmem_cap || !s->mem[r->tag].used)
+        g_error("core: %s got a response with unknown tag %u", s->name, r->tag);
+    sm_mem_op *op = &s->mem[r->tag];
+    uint64_t complete = max_u64(op->done, cycle);
+    sm_cta *c = &s->cta[op->cta];
+    if (c->end < complete)
+        c->end = complete;
+    if (op->blocking) {
+        sm_entity *w = &s->ent[op->entity];
+        w->mem_wait--;
+        w->ready_at = max_u64(w->ready_at, complete + 1);
+    } else {
+        sm_hw *h = &s->hw[op->hw];
+        for (unsigned i = 0; i < op->inst->ndst; i++)
+            if (h->reg_ready[op->inst->dst[i]] == REG_MEM)
+                h->reg_ready[op->inst->dst[i]] = complete + 1;
+        h->mem_pending--;
+    }
+    op->used = false;
+    s->free_tag[s->nfree_tag++] = r->tag;
+    c->mem_outstanding--;
+    sm_cta_maybe_done(s, op->cta);
+}

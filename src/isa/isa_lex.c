@@ -1,0 +1,82 @@
+/* Small lexical helpers for the .sasm parser: trimming, comma splitting,
+ * literals, identifiers, and the edit distance behind "did you mean". */
+#include <string.h>
+
+#include "isa_internal.h"
+
+unsigned isa_edit_distance(const char *a, const char *b)
+{
+    /* Levenshtein with one row; names are short (opcodes, directives). */
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 64 || lb > 64) return (unsigned)(la > lb ? la : lb);
+    unsigned row[65];
+    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
+    for (size_t i = 1; i <= la; i++) {
+        unsigned diag = row[0];
+        row[0] = (unsigned)i;
+        for (size_t j = 1; j <= lb; j++) {
+            unsigned up = row[j];
+            unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            unsigned v = diag + cost;
+            if (up + 1 < v) v = up + 1;
+            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+            row[j] = v;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+bool isa_is_ident(const char *s)
+{
+    if (!s || !(g_ascii_isalpha(*s) || *s == '_' || *s == '$')) return false;
+    for (s++; *s; s++)
+        if (!(g_ascii_isalnum(*s) || *s == '_' || *s == '$' || *s == '.')) return false;
+    return true;
+}
+
+char *isa_strip(char *s)
+{
+    return g_strstrip(s);
+}
+
+GPtrArray *isa_split_commas(const char *s)
+{
+    GPtrArray *out = g_ptr_array_new_with_free_func(g_free);
+    int depth = 0;
+    const char *start = s;
+    for (const char *c = s;; c++) {
+        if (*c == '[' || *c == '{') depth++;
+        else if ((*c == ']' || *c == '}') && depth > 0) depth--;
+        if (*c == '\0' || (*c == ',' && depth == 0)) {
+            char *piece = g_strndup(start, (gsize)(c - start));
+            g_ptr_array_add(out, isa_strip(piece));
+            if (*c == '\0') break;
+            start = c + 1;
+        }
+    }
+    return out;
+}
+
+bool isa_parse_u64(const char *s, uint64_t *out)
+{
+    unsigned base = 10;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s += 2;
+    else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s += 2;
+    uint64_t v = 0;
+    unsigned ndigits = 0;
+    for (; *s; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
+        else if (*s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a' + 10);
+        else if (*s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A' + 10);
+        else if (*s == '_') continue; /* digit separator: 1_000_000 */
+        else return false;
+        if (d >= base) return false;
+        if (v > (UINT64_MAX - d) / base) return false; /* overflow */
+        v = v * base + d;
+        ndigits++;
+    }
+    *out = v;
+    return ndigits > 0;
+}

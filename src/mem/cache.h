@@ -1,0 +1,207 @@
+/* A set-associative, optionally sectored cache with MSHRs and a miss queue:
+ * the machinery of the L1D (one per SM) and of every L2 slice. A pure data
+ * structure: time is an integer cycle passed in, nothing here knows about
+ * actors or ports, so a thin actor wrapper puts it on ports:
+ *
+ *   each cycle the LD/ST unit has an access (one per cycle, single port):
+ *       r = cache_try_access(c, &acc, now);
+ *       CACHE_FAIL      -> replay it next cycle (r.fail says why; counted)
+ *       CACHE_HIT       -> data ready at r.ready
+ *       CACHE_HIT_RESERVED, CACHE_MISS -> wait: the requester comes back
+ *                          from cache_pop_ready after the fill
+ *       CACHE_BYPASSED  -> the reply from below goes straight to the requester
+ *   while cache_missq_head(c) and the port below has room: send it, pop it
+ *   when a fill reply arrives: cache_fill(c, line, sectors, now)
+ *       (not accepted: retry next cycle, a dirty victim had no queue room)
+ *   each cycle (fill port): cache_pop_ready(c, &rq, &line, now) -> requester rq.id done
+ *
+ * Nothing is allocated per access except the miss-taxonomy history, which
+ * grows (amortised, rarely) when a line is evicted for the first time.
+ * docs/cache.md describes the flow, the parameters and every policy. */
+#ifndef SIMTGRID_MEM_CACHE_H
+#define SIMTGRID_MEM_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "mem/l1d_index.h"
+#include "mem/mshr.h"
+#include "mem/replace.h"
+#include "simtgrid/stats.h"
+
+typedef struct config config;
+typedef struct _GError GError;
+
+/* Enum orders match the choices of the parameters (src/mem/params.def). */
+typedef enum cache_alloc_policy { CACHE_ALLOC_ON_MISS = 0, CACHE_ALLOC_ON_FILL } cache_alloc_policy;
+typedef enum cache_write_policy {
+    CACHE_WRITE_EVICT = 0,  /* invalidate the written sectors, send the write down */
+    CACHE_WRITE_THROUGH,    /* update a present line, send the write down */
+    CACHE_WRITE_BACK,       /* allocate (no fetch), mark dirty; write back dirty victims */
+} cache_write_policy;
+typedef enum cache_bypass_policy {
+    CACHE_BYPASS_NEVER = 0,
+    CACHE_BYPASS_NO_VICTIM, /* a load with no replaceable line goes down uncached */
+} cache_bypass_policy;
+
+typedef struct cache_params {
+    bool enabled;
+    unsigned sets, ways, line_bytes, sector_bytes, hit_latency;
+    set_index_kind index;
+    unsigned index_prime_factor;
+    replace_kind replace;
+    unsigned insert_pos, promote_by, rrip_bits;
+    cache_alloc_policy alloc;
+    cache_write_policy write;
+    unsigned mshr_entries, mshr_merge, miss_queue;
+    cache_bypass_policy bypass;
+    bool miss_taxonomy;
+} cache_params;
+
+/* `level` is the parameter group, "l1d" or "l2": every field at its default
+ * from params.def (the one source of defaults). */
+void cache_params_default(cache_params *p, const char *level);
+/* Ranges and relations the cache relies on. On failure returns false, sets
+ * *key to the parameter's suffix ("sets", "sector_bytes", ...) and writes
+ * what was expected to why. */
+bool cache_params_check(const cache_params *p, const char **key, char *why, size_t why_len);
+/* Reads the `level`.* parameters and checks them; an error names where the
+ * value came from (file:line), the key and what was expected. */
+bool cache_params_from_config(cache_params *p, const config *c, const char *level, GError **err);
+
+typedef enum cache_outcome {
+    CACHE_HIT,           /* the data is here: ready at result.ready */
+    CACHE_HIT_RESERVED,  /* pending hit: merged into the MSHR entry of an in-flight line */
+    CACHE_MISS,          /* MSHR entry taken (or widened), fill request queued */
+    CACHE_BYPASSED,      /* sent down without touching the cache */
+    CACHE_FAIL,          /* reservation failure: nothing changed, replay; see result.fail */
+} cache_outcome;
+
+typedef enum cache_fail {
+    CACHE_FAIL_NONE = 0,
+    CACHE_FAIL_SET_ALL_RESERVED,  /* allocate-on-miss: every line of the set awaits a fill */
+    CACHE_FAIL_MSHR_FULL,         /* no free MSHR entry */
+    CACHE_FAIL_MSHR_MERGE_LIMIT,  /* the line's entry holds mshr_merge accesses already */
+    CACHE_FAIL_MISS_QUEUE_FULL,   /* no room below (miss queue / interconnect) */
+    CACHE_FAIL_COUNT
+} cache_fail;
+
+typedef enum cache_miss_class {
+    CACHE_MISS_NONE = 0,     /* not a miss, or taxonomy off */
+    CACHE_MISS_COLD,         /* the line was never evicted from this cache */
+    CACHE_MISS_INTRA_WARP,   /* last evicted by the missing warp itself */
+    CACHE_MISS_INTER_WARP,   /* last evicted by another warp */
+    CACHE_MISS_SECTOR,       /* line present or in flight, other sectors missing */
+} cache_miss_class;
+
+/* One access, as the coalescer produced it. Zero-initialise and fill in:
+ * every zero field means "the default". */
+typedef struct cache_access {
+    uint64_t addr;         /* any byte of the line */
+    uint32_t sectors;      /* in this cache's sectors (cache_sector_mask); 0 = the whole line */
+    uint32_t requester;    /* caller's id, handed back by cache_pop_ready / in bypass requests */
+    uint32_t pc;           /* for per-line PC (DaCache sampling) and requests below */
+    uint16_t warp;         /* issuing warp: miss taxonomy, evictor of the victim */
+    uint8_t op;            /* enum mem_op: MEM_LOAD, MEM_STORE; MEM_ATOMIC always goes down */
+    uint8_t flags;         /* enum mem_flags: MEM_L2_ONLY goes down, MEM_STREAM inserts at LRU */
+    bool bypass;           /* go down uncached (a caller's bypass decision) */
+    bool insert_hint;      /* allocate at stack position insert_pos instead of the policy's */
+    uint8_t insert_pos;
+    uint8_t victim_floor;  /* lru/dip: victims only at stack positions >= this */
+} cache_access;
+
+typedef struct cache_result {
+    cache_outcome outcome;    /* stores: CACHE_HIT (line present), CACHE_MISS, or FAIL/BYPASSED */
+    cache_fail fail;
+    cache_miss_class miss_class;
+    bool evicted;             /* a valid line was evicted: its address is `victim` */
+    bool writeback;           /* ... it was dirty: a write-back was queued */
+    uint64_t victim;
+    uint64_t ready;           /* CACHE_HIT: cycle the data is ready */
+    unsigned set;
+    int way;                  /* line hit or allocated; -1 none */
+} cache_result;
+
+/* Requests waiting to go below, oldest first. */
+typedef enum cache_req_kind {
+    CACHE_REQ_FILL,       /* read `sectors` of `line`; answer with cache_fill */
+    CACHE_REQ_BYPASS,     /* uncached load or atomic: the reply goes to `requester` */
+    CACHE_REQ_WRITE,      /* store data (write-evict, write-through, bypassed store) */
+    CACHE_REQ_WRITEBACK,  /* dirty victim's `sectors` */
+} cache_req_kind;
+
+typedef struct cache_req {
+    uint64_t line;        /* line-aligned address */
+    uint32_t sectors;     /* this cache's sectors */
+    uint32_t requester;   /* the access's id (fills: the first requester's) */
+    uint32_t pc;
+    uint16_t warp;
+    uint8_t op;           /* enum mem_op */
+    uint8_t kind;         /* enum cache_req_kind */
+} cache_req;
+
+typedef struct cache_fill_result {
+    bool accepted;        /* false: retry later (no miss-queue room for the dirty victim) */
+    bool installed;       /* the line holds the data now */
+    bool evicted, writeback;
+    uint64_t victim;
+    unsigned ready;       /* requesters made ready (take them with cache_pop_ready) */
+} cache_fill_result;
+
+/* Counters of one cache (cache_register_stats names and documents them).
+ * hits, hits_reserved and misses count loads; stores are store_hits and
+ * store_misses; a failed attempt counts only in reservation_fails. */
+typedef struct cache_stats {
+    uint64_t accesses;              /* accepted accesses of every kind */
+    uint64_t hits, hits_reserved, misses;
+    uint64_t misses_cold, misses_intra_warp, misses_inter_warp, misses_sector;
+    uint64_t store_hits, store_misses;
+    uint64_t bypassed, bypassed_no_victim;
+    uint64_t fills, fills_dropped, fill_retries;
+    uint64_t evictions, writebacks, invalidations;
+    uint64_t reservation_fails;     /* all causes */
+    uint64_t fail[CACHE_FAIL_COUNT]; /* by cause (index 0 unused) */
+} cache_stats;
+
+typedef struct cache cache;
+
+/* `p` must pass cache_params_check; NULL otherwise. */
+cache *cache_new(const cache_params *p);
+void cache_free(cache *c);
+
+cache_result cache_try_access(cache *c, const cache_access *a, uint64_t now);
+cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t now);
+/* The oldest requester whose data is complete; false when none. */
+bool cache_pop_ready(cache *c, mshr_requester *out, uint64_t *line, uint64_t now);
+
+const cache_req *cache_missq_head(const cache *c);  /* NULL when empty */
+void cache_missq_pop(cache *c);
+unsigned cache_missq_len(const cache *c);
+unsigned cache_missq_room(const cache *c);
+
+/* Introspection, for wrappers, schedulers (OAWS reads the free MSHRs) and tests. */
+typedef enum cache_line_state {
+    CACHE_LINE_INVALID, CACHE_LINE_VALID, CACHE_LINE_RESERVED, CACHE_LINE_MODIFIED
+} cache_line_state;
+/* State of the line holding `addr` (RESERVED wins over MODIFIED); *way and
+ * *valid_sectors (may be NULL) get its way (-1) and valid sectors. */
+cache_line_state cache_probe(const cache *c, uint64_t addr, int *way, uint32_t *valid_sectors);
+unsigned cache_set_of(const cache *c, uint64_t addr);
+/* Replacement position of the line of `addr` (stack position, 0 = MRU; RRPV
+ * for rrip); -1 when absent. */
+int cache_stack_pos(const cache *c, uint64_t addr);
+unsigned cache_mshr_free(const cache *c);
+const mshr_table *cache_mshr(const cache *c);
+const cache_params *cache_get_params(const cache *c);
+/* A mask in `from_bytes` sectors as this cache's sectors. */
+uint32_t cache_sector_mask(const cache *c, uint32_t mask, unsigned from_bytes);
+
+const cache_stats *cache_get_stats(const cache *c);
+/* Registers every counter and the MSHR occupancy histogram under `block`
+ * ("sm0.l1d", "l2s3"). */
+void cache_register_stats(cache *c, stats *st, const char *block);
+/* At the end of the run: closes the occupancy histogram at cycle `now`. */
+void cache_finish(cache *c, uint64_t now);
+
+#endif

@@ -1,0 +1,68 @@
+/* Parameters of the memory controller, DRAM and address map: the dram.*
+ * rows of src/mem/params_dram.def as a plain struct, so the controller can be
+ * built and tested without a configuration. All times in DRAM clock cycles.
+ * docs/dram.md explains every field. */
+#ifndef SIMTGRID_MEM_DRAM_PARAMS_H
+#define SIMTGRID_MEM_DRAM_PARAMS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct config config;
+typedef struct _GError GError;
+
+enum dram_timing_kind { DRAM_TIMING_SIMPLE = 0, DRAM_TIMING_FULL = 1 };
+enum dram_sched_kind { DRAM_SCHED_FCFS = 0, DRAM_SCHED_FRFCFS = 1 };
+enum dram_page_policy { DRAM_PAGE_OPEN = 0, DRAM_PAGE_CLOSE = 1 };
+
+#define DRAM_ADDR_MAP_MAX 160
+
+typedef struct dram_params {
+    unsigned channels, banks, bank_groups;
+    unsigned row_bytes, bus_bytes;
+    enum dram_timing_kind timing;
+    unsigned row_hit_latency, row_conflict_latency;           /* simple */
+    unsigned tRCD, tRP, tRAS, tRC, tCL, tWL, tCCD, tCCDL;     /* full */
+    unsigned tRRD, tWTR, tRTW, tWR, burst_length, data_rate;  /* full */
+    bool refresh;
+    unsigned tREFI, tRFC;
+    enum dram_sched_kind sched;
+    unsigned queue_size;
+    enum dram_page_policy page_policy;
+    unsigned hint_hold_cycles;
+    char addr_map[DRAM_ADDR_MAP_MAX];
+    unsigned channel_interleave;
+} dram_params;
+
+/* Every field at its default from params_dram.def (the one source of the
+ * defaults). */
+void dram_params_default(dram_params *p);
+/* Ranges and relations the model relies on (powers of two, burst length a
+ * multiple of the data rate, ...). On failure returns false, points *key at
+ * the parameter to blame and writes "what was expected" to why. The address
+ * map string is checked by addrmap_init. */
+bool dram_params_check(const dram_params *p, const char **key, char *why, size_t why_len);
+/* Reads every dram.* parameter, then checks them and the address map. An
+ * error names where the value came from (file:line), the key and what was
+ * expected. */
+bool dram_params_from_config(dram_params *p, const config *c, GError **err);
+
+/* Data-bus cycles of one burst (full timing): burst_length / data_rate. */
+static inline unsigned dram_burst_cycles(const dram_params *p)
+{
+    return p->burst_length / p->data_rate;
+}
+
+/* Binding of the .def rows to struct fields, for dram_params.c and its test:
+ * name, and where the value lives. */
+enum dram_field_kind { DRAM_FIELD_UINT, DRAM_FIELD_BOOL, DRAM_FIELD_ENUM, DRAM_FIELD_STRING };
+typedef struct dram_param_binding {
+    const char *name;
+    size_t offset;
+    enum dram_field_kind kind;
+} dram_param_binding;
+extern const dram_param_binding dram_param_bindings[];
+extern const size_t dram_param_bindings_len;
+
+#endif

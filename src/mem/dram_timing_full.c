@@ -1,0 +1,139 @@
+/* Command-level DRAM timing, after the GDDR model of GPGPU-Sim
+ * (digest-dwf section 6, Table 5.1) with the GDDR5 additions of the Fermi
+ * model (digest-memdiv section 2): ACT, PRE and column (RD/WR) commands, one
+ * per cycle on the command bus, each allowed once every constraint holds.
+ * Constraints are kept as "earliest cycle the next command of this kind may
+ * issue", so finding the next command is a max() over a few fields:
+ *
+ *   per bank   ACT  >= PRE + tRP, ACT + tRC
+ *              PRE  >= ACT + tRAS, RD + burst, end of write data + tWR
+ *              RD/WR >= ACT + tRCD
+ *   per group  RD/WR >= RD/WR in the group + tCCDL     (bank_groups > 1)
+ *   channel    ACT  >= ACT of any bank + tRRD
+ *              RD/WR >= RD/WR + tCCD
+ *              RD   >= end of write data + tWTR
+ *              WR   >= RD + tRTW
+ *              data bus: a burst holds it burst_length / data_rate cycles,
+ *              from tCL (read) or tWL (write) after its command; bursts
+ *              never overlap.
+ *
+ * A request of `bytes` needs ceil(bytes / (bus_bytes * burst cycles))
+ * bursts; its data is done when its last burst leaves the bus. */
+#include "mem/memctrl_internal.h"
+
+static uint64_t full_bank_ready(const memctrl *mc, const mc_bank *b, const mc_req *r,
+                                enum dram_cmd *cmd)
+{
+    (void)mc;
+    if (b->open_row == r->row) {
+        *cmd = r->write ? DRAM_CMD_WR : DRAM_CMD_RD;
+        return b->next_col;
+    }
+    if (b->open_row == ROW_CLOSED) {
+        *cmd = DRAM_CMD_ACT;
+        return b->next_act;
+    }
+    *cmd = DRAM_CMD_PRE;
+    return b->next_pre;
+}
+
+/* Data must not start before the bus is free: a RD at t puts data on the
+ * bus at t + tCL, a WR at t + tWL. */
+static void full_channel_floors(const memctrl *mc, uint64_t floors[DRAM_CMD_COUNT])
+{
+    const dram_params *p = &mc->p;
+    uint64_t base = mc->cmd_free;
+    floors[DRAM_CMD_PRE] = base;
+    floors[DRAM_CMD_ACT] = mc_max(base, mc->next_act);
+    floors[DRAM_CMD_RD] = mc_max(mc_max(base, mc->next_rd),
+                                 mc->bus_free > p->tCL ? mc->bus_free - p->tCL : 0);
+    floors[DRAM_CMD_WR] = mc_max(mc_max(base, mc->next_wr),
+                                 mc->bus_free > p->tWL ? mc->bus_free - p->tWL : 0);
+    floors[DRAM_CMD_SERVE] = base;
+}
+
+static void precharge(memctrl *mc, mc_bank *b, uint64_t t)
+{
+    b->open_row = ROW_CLOSED;
+    b->next_act = mc_max(b->next_act, t + mc->p.tRP);
+    mc->st.precharges++;
+}
+
+static bool full_issue(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t)
+{
+    const dram_params *p = &mc->p;
+    mc->cmd_free = t + 1;
+    switch (cmd) {
+    case DRAM_CMD_PRE:
+        precharge(mc, b, t);
+        return false;
+    case DRAM_CMD_ACT:
+        b->open_row = r->row;
+        b->next_col = t + p->tRCD;
+        b->next_pre = mc_max(b->next_pre, t + p->tRAS);
+        b->next_act = mc_max(b->next_act, t + p->tRC);
+        mc->next_act = mc_max(mc->next_act, t + p->tRRD);
+        mc->st.activations++;
+        return false;
+    case DRAM_CMD_RD:
+    case DRAM_CMD_WR:
+    case DRAM_CMD_SERVE:
+    case DRAM_CMD_COUNT:
+        break;
+    }
+    uint64_t burst = mc->burst_cycles;
+    uint64_t start = t + (r->write ? p->tWL : p->tCL), end = start + burst;
+    mc->bus_free = end;
+    mc->st.bus_busy_cycles += burst;
+    mc->st.column_commands++;
+    mc->next_rd = mc_max(mc->next_rd, t + p->tCCD);
+    mc->next_wr = mc_max(mc->next_wr, t + p->tCCD);
+    if (p->bank_groups > 1)
+        mc->group_next_col[b->group] = mc_max(mc->group_next_col[b->group], t + p->tCCDL);
+    if (r->write) {
+        mc->next_rd = mc_max(mc->next_rd, end + p->tWTR);
+        b->next_pre = mc_max(b->next_pre, end + p->tWR);
+    } else {
+        mc->next_wr = mc_max(mc->next_wr, t + p->tRTW);
+        /* read to precharge: the burst must leave the row buffer first */
+        b->next_pre = mc_max(b->next_pre, t + burst);
+    }
+    if (--r->bursts_left > 0)
+        return false;
+    r->done = end;
+    return true;
+}
+
+/* Close page: an auto-precharge (RDA/WRA) at the first cycle PRE is legal,
+ * without a command slot of its own. */
+static void full_auto_precharge(memctrl *mc, mc_bank *b, uint64_t t)
+{
+    precharge(mc, b, mc_max(t, b->next_pre));
+}
+
+/* All-bank refresh due at `due`: each open bank precharges as soon as it may
+ * (from `due`), REF goes once every bank could take an ACT, and no bank may
+ * activate until tRFC after it. */
+static void full_refresh(memctrl *mc, uint64_t due)
+{
+    uint64_t start = due;
+    for (unsigned i = 0; i < mc->p.banks; i++) {
+        mc_bank *b = &mc->banks[i];
+        if (b->open_row != ROW_CLOSED)
+            precharge(mc, b, mc_max(due, b->next_pre));
+        start = mc_max(start, b->next_act);
+    }
+    uint64_t end = start + mc->p.tRFC;
+    for (unsigned i = 0; i < mc->p.banks; i++)
+        mc->banks[i].next_act = mc_max(mc->banks[i].next_act, end);
+    mc->cmd_free = mc_max(mc->cmd_free, start + 1);
+}
+
+const dram_timing_ops dram_timing_full = {
+    .name = "full",
+    .bank_ready = full_bank_ready,
+    .channel_floors = full_channel_floors,
+    .issue = full_issue,
+    .auto_precharge = full_auto_precharge,
+    .refresh = full_refresh,
+};

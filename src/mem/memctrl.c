@@ -1,0 +1,470 @@
+/* Memory controller of one channel (see memctrl.h and docs/dram.md).
+ *
+ * Scheduling is late-binding: a waiting request is committed to its bank
+ * (bound) only when its first command issues, so every decision uses the
+ * queue as it stands at that cycle. Each bank offers one candidate: its
+ * bound request, or the scheduler's choice among its waiting ones (FR-FCFS:
+ * the oldest row hit, else the oldest; FCFS: only the oldest waiting request
+ * of the whole channel is a candidate, so service starts in arrival order).
+ * The timing model says when each candidate's next command may issue; the
+ * earliest wins, ties going to column commands (row hits) over row
+ * commands, then to the oldest request, as in Rixner's FR-FCFS.
+ *
+ * Row-hint hold (digest-lwm-2lev-dbsearch section 1.7): when a hinted
+ * request's data is done at `done`, its bank keeps the row open until
+ * done + hint_hold_cycles: while no same-row request waits for the bank, a
+ * request for another row may not start there before that cycle. The hold
+ * ends when a request starts on the bank (the awaited hit, or anything once
+ * the window is over), or at a refresh. */
+#include "mem/memctrl_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- waiting lists ----------------------------------------------------- */
+
+static void link_waiting(memctrl *mc, uint32_t i)
+{
+    mc_req *r = &mc->reqs[i];
+    mc_bank *b = &mc->banks[r->bank];
+    r->next = MC_NONE;
+    r->prev = b->tail;
+    if (b->tail != MC_NONE)
+        mc->reqs[b->tail].next = i;
+    else
+        b->head = i;
+    b->tail = i;
+    b->waiting++;
+    b->dirty = true;
+    r->gnext = MC_NONE;
+    r->gprev = mc->gtail;
+    if (mc->gtail != MC_NONE)
+        mc->reqs[mc->gtail].gnext = i;
+    else
+        mc->ghead = i;
+    mc->gtail = i;
+    mc->queued++;
+}
+
+static void unlink_waiting(memctrl *mc, uint32_t i)
+{
+    mc_req *r = &mc->reqs[i];
+    mc_bank *b = &mc->banks[r->bank];
+    if (r->prev != MC_NONE)
+        mc->reqs[r->prev].next = r->next;
+    else
+        b->head = r->next;
+    if (r->next != MC_NONE)
+        mc->reqs[r->next].prev = r->prev;
+    else
+        b->tail = r->prev;
+    b->waiting--;
+    if (r->gprev != MC_NONE)
+        mc->reqs[r->gprev].gnext = r->gnext;
+    else
+        mc->ghead = r->gnext;
+    if (r->gnext != MC_NONE)
+        mc->reqs[r->gnext].gprev = r->gprev;
+    else
+        mc->gtail = r->gprev;
+    mc->queued--;
+}
+
+/* Oldest waiting request of bank b for its open row, or MC_NONE. */
+static uint32_t oldest_hit(const memctrl *mc, const mc_bank *b)
+{
+    if (b->open_row == ROW_CLOSED)
+        return MC_NONE;
+    for (uint32_t i = b->head; i != MC_NONE; i = mc->reqs[i].next)
+        if (mc->reqs[i].row == b->open_row)
+            return i;
+    return MC_NONE;
+}
+
+/* Earliest cycle a request for another row may start on b: the end of a
+ * row-hint hold. Once that cycle is past it constrains nothing, so it may
+ * be cached with the candidate. */
+static uint64_t hold_floor(const mc_bank *b)
+{
+    return b->hold ? b->hold_until : 0;
+}
+
+/* ---- picking the next command ------------------------------------------ */
+
+static int rank_of(enum dram_cmd cmd, const mc_bank *b, const mc_req *r)
+{
+    return (cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR ||
+            (cmd == DRAM_CMD_SERVE && b->open_row == r->row)) ? 0 : 1;
+}
+
+/* Bank b's candidate and the cycle its own state allows (see mc_bank). */
+static void refresh_candidate(memctrl *mc, mc_bank *b)
+{
+    b->dirty = false;
+    uint32_t i = MC_NONE;
+    uint64_t floor = 0;
+    if (b->bound != MC_NONE) {
+        i = b->bound;
+    } else if (mc->p.sched == DRAM_SCHED_FRFCFS && b->waiting) {
+        i = oldest_hit(mc, b);
+        if (i == MC_NONE) {
+            i = b->head;
+            floor = hold_floor(b);
+        }
+    }
+    b->cand = i;
+    if (i == MC_NONE)
+        return;
+    const mc_req *r = &mc->reqs[i];
+    enum dram_cmd cmd;
+    b->cand_at = mc_max(floor, mc->ops->bank_ready(mc, b, r, &cmd));
+    b->cand_cmd = (uint8_t)cmd;
+    b->cand_rank = (uint8_t)rank_of(cmd, b, r);
+    b->cand_seq = r->seq;
+}
+
+/* Is (t, rank, seq) before the best so far? */
+static inline bool earlier(const mc_pick *best, uint64_t t, int rank, uint64_t seq)
+{
+    return !best->valid || t < best->t ||
+           (t == best->t && (rank < best->rank || (rank == best->rank && seq < best->seq)));
+}
+
+static inline uint64_t with_channel(const memctrl *mc, const uint64_t *floors, const mc_bank *b,
+                                    uint64_t at, enum dram_cmd cmd)
+{
+    uint64_t t = mc_max(at, floors[cmd]);
+    if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && mc->p.bank_groups > 1)
+        t = mc_max(t, mc->group_next_col[b->group]);
+    return t;
+}
+
+/* The hot loop of the controller: one pass over the banks per command. */
+static mc_pick pick_next(memctrl *mc)
+{
+    mc_pick best = {.valid = false};
+    uint64_t floors[DRAM_CMD_COUNT];
+    mc->ops->channel_floors(mc, floors);
+    for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
+        floors[k] = mc_max(floors[k], mc->cur);
+    for (unsigned k = 0; k < mc->p.banks; k++) {
+        mc_bank *b = &mc->banks[k];
+        if (b->dirty)
+            refresh_candidate(mc, b);
+        if (b->cand == MC_NONE)
+            continue;
+        enum dram_cmd cmd = (enum dram_cmd)b->cand_cmd;
+        uint64_t t = with_channel(mc, floors, b, b->cand_at, cmd);
+        if (earlier(&best, t, b->cand_rank, b->cand_seq))
+            best = (mc_pick){t, b->cand_seq, b->cand, cmd, b->cand_rank, true};
+    }
+    /* FCFS: only the oldest waiting request may start, once its bank is free;
+     * a hold on its bank ends as soon as a same-row request is waiting. */
+    if (mc->p.sched == DRAM_SCHED_FCFS && mc->ghead != MC_NONE) {
+        const mc_req *r = &mc->reqs[mc->ghead];
+        const mc_bank *b = &mc->banks[r->bank];
+        if (b->bound == MC_NONE) {
+            enum dram_cmd cmd;
+            uint64_t at = mc->ops->bank_ready(mc, b, r, &cmd);
+            if (oldest_hit(mc, b) == MC_NONE)
+                at = mc_max(at, hold_floor(b));
+            uint64_t t = with_channel(mc, floors, b, at, cmd);
+            int rank = rank_of(cmd, b, r);
+            if (earlier(&best, t, rank, r->seq))
+                best = (mc_pick){t, r->seq, mc->ghead, cmd, rank, true};
+        }
+    }
+    return best;
+}
+
+/* ---- issuing ------------------------------------------------------------ */
+
+static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
+{
+    mc_req *r = &mc->reqs[i];
+    if (b->open_row == r->row)
+        mc->st.row_hits++;
+    else if (b->open_row == ROW_CLOSED)
+        mc->st.row_misses++;
+    else
+        mc->st.row_conflicts++;
+    if (b->hold) {
+        if (t < b->hold_until && b->open_row == r->row)
+            mc->st.hint_hold_hits++;
+        else
+            mc->st.hint_hold_expired++;
+        b->hold = false;
+    }
+    unlink_waiting(mc, i);
+    stats_hist_add(&mc->st.queue_delay, t - r->arrival);
+    b->bound = i;
+    b->dirty = true;
+    mc->busy++;
+}
+
+static void heap_push(memctrl *mc, const mc_done_ent *e)
+{
+    if (mc->heap_len == mc->heap_cap) {
+        /* Only when the wrapper leaves completions uncollected. */
+        size_t cap = mc->heap_cap * 2;
+        mc_done_ent *h = realloc(mc->heap, cap * sizeof *h);
+        if (!h)
+            abort();
+        mc->heap = h;
+        mc->heap_cap = cap;
+    }
+    size_t i = mc->heap_len++;
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        const mc_done_ent *p = &mc->heap[parent];
+        if (p->d.done < e->d.done || (p->d.done == e->d.done && p->seq < e->seq))
+            break;
+        mc->heap[i] = *p;
+        i = parent;
+    }
+    mc->heap[i] = *e;
+}
+
+static mc_done_ent heap_pop(memctrl *mc)
+{
+    mc_done_ent top = mc->heap[0];
+    mc_done_ent last = mc->heap[--mc->heap_len];
+    size_t n = mc->heap_len, i = 0;
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && (mc->heap[c + 1].d.done < mc->heap[c].d.done ||
+                          (mc->heap[c + 1].d.done == mc->heap[c].d.done &&
+                           mc->heap[c + 1].seq < mc->heap[c].seq)))
+            c++;
+        if (last.d.done < mc->heap[c].d.done ||
+            (last.d.done == mc->heap[c].d.done && last.seq < mc->heap[c].seq))
+            break;
+        mc->heap[i] = mc->heap[c];
+        i = c;
+    }
+    if (n)
+        mc->heap[i] = last;
+    return top;
+}
+
+static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
+{
+    mc_req *r = &mc->reqs[i];
+    b->bound = MC_NONE;
+    b->dirty = true;
+    mc->busy--;
+    if (r->write) {
+        mc->st.writes++;
+        mc->st.bytes_written += r->bytes;
+    } else {
+        mc->st.reads++;
+        mc->st.bytes_read += r->bytes;
+    }
+    stats_hist_add(&mc->st.latency, r->done - r->arrival);
+    mc_done_ent e = {{r->addr, r->arrival, r->done, r->id, r->write}, r->seq};
+    heap_push(mc, &e);
+    if (r->hint) {
+        b->hold = true;
+        b->hold_until = r->done + mc->p.hint_hold_cycles;
+        mc->st.hint_holds++;
+    } else if (mc->p.page_policy == DRAM_PAGE_CLOSE) {
+        mc->ops->auto_precharge(mc, b, t);
+    }
+    r->next = mc->free_head;
+    mc->free_head = i;
+}
+
+static void issue(memctrl *mc, const mc_pick *pk)
+{
+    mc_req *r = &mc->reqs[pk->req];
+    mc_bank *b = &mc->banks[r->bank];
+    if (b->bound != pk->req)
+        bind(mc, b, pk->req, pk->t);
+    b->dirty = true;
+    if (mc->ops->issue(mc, b, r, pk->cmd, pk->t))
+        finish(mc, b, pk->req, pk->t);
+}
+
+static void refresh(memctrl *mc, uint64_t until)
+{
+    mc->pick_fresh = false;
+    mc->cur = mc_max(mc->cur, mc->refresh_due);
+    mc->ops->refresh(mc, mc->refresh_due);
+    mc->st.refreshes++;
+    for (unsigned k = 0; k < mc->p.banks; k++) {
+        if (mc->banks[k].hold)
+            mc->st.hint_hold_expired++;
+        mc->banks[k].hold = false;
+        mc->banks[k].dirty = true;
+    }
+    mc->refresh_due += mc->p.tREFI;
+    /* Idle: every bank is closed and stays so, refreshes after this one
+     * change nothing but the last one's end, so count them in one step. */
+    if (mc->queued == 0 && mc->busy == 0 && mc->refresh_due < until) {
+        uint64_t skip = (until - 1 - mc->refresh_due) / mc->p.tREFI;
+        mc->st.refreshes += skip;
+        mc->refresh_due += skip * mc->p.tREFI;
+    }
+}
+
+/* Decide every cycle < until. */
+static void run(memctrl *mc, uint64_t until)
+{
+    if (until <= mc->cur)
+        return;
+    for (;;) {
+        /* The pick cached by the last call stays right while nothing but
+         * time has changed: every candidate was then at >= until, so
+         * raising the floor to until moves none of them. */
+        mc_pick pk = mc->pick_fresh ? mc->pick : pick_next(mc);
+        mc->pick = pk;
+        mc->pick_fresh = true;
+        uint64_t t = pk.valid ? pk.t : MEMCTRL_NEVER;
+        if (mc->refresh_due < until && mc->refresh_due <= t) {
+            refresh(mc, until);
+            continue;
+        }
+        if (t >= until) {
+            mc->next_action = t;
+            break;
+        }
+        mc->cur = t;
+        mc->pick_fresh = false;
+        issue(mc, &pk);
+    }
+    mc->cur = until;
+}
+
+/* ---- public ------------------------------------------------------------- */
+
+memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
+{
+    if (!dram_params_check(p, NULL, NULL, 0) || !map || map->banks != p->banks)
+        return NULL;
+    memctrl *mc = calloc(1, sizeof *mc);
+    if (!mc)
+        return NULL;
+    mc->p = *p;
+    mc->map = map;
+    mc->channel = channel;
+    mc->ops = p->timing == DRAM_TIMING_FULL ? &dram_timing_full : &dram_timing_simple;
+    mc->burst_cycles = dram_burst_cycles(p);
+    mc->atom_bytes = p->bus_bytes * mc->burst_cycles;
+    mc->min_latency = p->timing == DRAM_TIMING_FULL
+                          ? (p->tCL < p->tWL ? p->tCL : p->tWL) + mc->burst_cycles
+                          : p->row_hit_latency;
+    /* Waiting requests are bounded by the queue, bound ones by the banks. */
+    mc->nslots = p->queue_size + p->banks;
+    mc->reqs = calloc(mc->nslots, sizeof *mc->reqs);
+    mc->banks = calloc(p->banks, sizeof *mc->banks);
+    mc->group_next_col = calloc(p->bank_groups, sizeof *mc->group_next_col);
+    mc->heap_cap = p->queue_size + p->banks + 16;
+    mc->heap = malloc(mc->heap_cap * sizeof *mc->heap);
+    if (!mc->reqs || !mc->banks || !mc->group_next_col || !mc->heap) {
+        memctrl_free(mc);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < mc->nslots; i++)
+        mc->reqs[i].next = i + 1 < mc->nslots ? i + 1 : MC_NONE;
+    mc->free_head = 0;
+    for (unsigned k = 0; k < p->banks; k++) {
+        mc_bank *b = &mc->banks[k];
+        b->open_row = ROW_CLOSED;
+        b->head = b->tail = b->bound = MC_NONE;
+        b->group = k % p->bank_groups;
+        b->cand = MC_NONE;
+    }
+    mc->ghead = mc->gtail = MC_NONE;
+    mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
+    mc->next_action = MEMCTRL_NEVER;
+    stats_hist_init_log2(&mc->st.queue_delay, 20);
+    stats_hist_init_log2(&mc->st.latency, 20);
+    return mc;
+}
+
+void memctrl_free(memctrl *mc)
+{
+    if (!mc)
+        return;
+    free(mc->reqs);
+    free(mc->banks);
+    free(mc->group_next_col);
+    free(mc->heap);
+    free(mc);
+}
+
+bool memctrl_can_accept(const memctrl *mc)
+{
+    return mc->queued < mc->p.queue_size;
+}
+
+void memctrl_sync(memctrl *mc, uint64_t now)
+{
+    run(mc, now);
+}
+
+bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now)
+{
+    /* Requests that started before `now` have left the queue. */
+    run(mc, now);
+    if (!memctrl_can_accept(mc)) {
+        mc->st.refused++;
+        return false;
+    }
+    uint32_t i = mc->free_head;
+    mc_req *r = &mc->reqs[i];
+    mc->free_head = r->next;
+    dram_addr a;
+    addrmap_decode(mc->map, req->addr, &a);
+    *r = (mc_req){.addr = req->addr, .row = a.row, .arrival = now, .seq = mc->seq++,
+                  .id = req->id, .bank = a.bank, .bytes = req->bytes, .write = req->write,
+                  .hint = req->hint};
+    r->bursts_left = 1;
+    if (mc->p.timing == DRAM_TIMING_FULL && req->bytes > mc->atom_bytes)
+        r->bursts_left = (req->bytes + mc->atom_bytes - 1) / mc->atom_bytes;
+    link_waiting(mc, i);
+    mc->pick = pick_next(mc);
+    mc->pick_fresh = true;
+    mc->next_action = mc->pick.valid ? mc->pick.t : MEMCTRL_NEVER;
+    return true;
+}
+
+/* No completion can come before the next command plus the shortest data
+ * latency, so the wrapper need not wake earlier, unless the queue is full:
+ * then the next command may start a waiting request and free a slot. */
+uint64_t memctrl_next_event(const memctrl *mc)
+{
+    uint64_t t = mc->next_action;
+    if (t != MEMCTRL_NEVER && memctrl_can_accept(mc))
+        t += mc->min_latency;
+    if (mc->heap_len && mc->heap[0].d.done < t)
+        t = mc->heap[0].d.done;
+    return t;
+}
+
+size_t memctrl_advance(memctrl *mc, uint64_t now, memctrl_done *out, size_t max)
+{
+    if (now != MEMCTRL_NEVER)
+        run(mc, now + 1);
+    size_t n = 0;
+    while (n < max && mc->heap_len && mc->heap[0].d.done <= now)
+        out[n++] = heap_pop(mc).d;
+    return n;
+}
+
+unsigned memctrl_pending(const memctrl *mc)
+{
+    return mc->queued + mc->busy + (unsigned)mc->heap_len;
+}
+
+unsigned memctrl_queued(const memctrl *mc)
+{
+    return mc->queued;
+}
+
+const memctrl_stats *memctrl_get_stats(const memctrl *mc)
+{
+    return &mc->st;
+}

@@ -1,0 +1,131 @@
+/* Internals shared by the controller (memctrl.c) and its timing models
+ * (dram_timing_simple.c, dram_timing_full.c). */
+#ifndef SIMTGRID_MEM_MEMCTRL_INTERNAL_H
+#define SIMTGRID_MEM_MEMCTRL_INTERNAL_H
+
+#include "mem/memctrl.h"
+
+#define MC_NONE UINT32_MAX
+#define ROW_CLOSED UINT64_MAX
+
+/* What a request needs next on its bank. Also the index of the channel-wide
+ * floor that applies to it. */
+enum dram_cmd {
+    DRAM_CMD_PRE,       /* full: precharge the open (other) row */
+    DRAM_CMD_ACT,       /* full: activate the request's row */
+    DRAM_CMD_RD,        /* full: read burst */
+    DRAM_CMD_WR,        /* full: write burst */
+    DRAM_CMD_SERVE,     /* simple: the whole request at once */
+    DRAM_CMD_COUNT
+};
+
+typedef struct mc_req {
+    uint64_t addr, row, arrival, seq;   /* seq: arrival order, the age tie-break */
+    uint64_t done;                      /* set by the timing model's last command */
+    uint32_t id, bank;
+    uint32_t prev, next;                /* the bank's waiting list (or the free list) */
+    uint32_t gprev, gnext;              /* every waiting request, oldest first (FCFS) */
+    uint32_t bytes, bursts_left;
+    bool write, hint;
+} mc_req;
+
+typedef struct mc_bank {
+    uint64_t open_row;                  /* ROW_CLOSED when precharged */
+    /* full timing: earliest cycle of the next command of each kind */
+    uint64_t next_act, next_pre, next_col;
+    /* simple timing: next row-hit start (pipelined hits) and when the bank
+     * has finished everything (a conflict waits for it) */
+    uint64_t hit_ready, idle_at;
+    uint64_t hold_until;                /* row-hint hold: valid while `hold` */
+    uint32_t head, tail, waiting;       /* waiting requests, oldest first */
+    uint32_t bound;                     /* request whose commands have begun */
+    uint32_t group;
+    bool hold;
+    /* The bank's candidate for the next command, kept until the bank's own
+     * state changes (dirty): the request, its command, and the earliest
+     * cycle the bank alone allows (channel constraints are added per pick). */
+    bool dirty;
+    uint8_t cand_cmd, cand_rank;
+    uint32_t cand;
+    uint64_t cand_at, cand_seq;
+} mc_bank;
+
+typedef struct mc_done_ent {
+    memctrl_done d;
+    uint64_t seq;
+} mc_done_ent;
+
+typedef struct dram_timing_ops dram_timing_ops;
+
+/* The next command: the earliest candidate, ties to column commands (rank
+ * 0) over row commands (rank 1), then to the oldest request. */
+typedef struct mc_pick {
+    uint64_t t, seq;
+    uint32_t req;
+    enum dram_cmd cmd;
+    int rank;
+    bool valid;
+} mc_pick;
+
+struct memctrl {
+    dram_params p;
+    const addrmap *map;
+    unsigned channel;
+    const dram_timing_ops *ops;
+    unsigned burst_cycles, atom_bytes;  /* full: bus cycles and bytes per burst */
+
+    mc_req *reqs;                       /* arena: queue_size + banks slots */
+    uint32_t nslots, free_head;
+    uint32_t ghead, gtail, queued;      /* waiting (not yet bound) requests */
+    uint32_t busy;                      /* bound requests */
+    mc_bank *banks;
+    uint64_t *group_next_col;           /* full: tCCDL per bank group */
+
+    /* channel-wide state (full timing; bus_free for both) */
+    uint64_t cmd_free, next_act, next_rd, next_wr, bus_free;
+    uint64_t refresh_due;
+
+    uint64_t cur;                       /* every cycle < cur has been decided */
+    uint64_t next_action;               /* cached earliest command, MEMCTRL_NEVER if none */
+    mc_pick pick;                       /* that command, while pick_fresh */
+    bool pick_fresh;
+    unsigned min_latency;               /* least cycles from a command to data done */
+    uint64_t seq;
+
+    mc_done_ent *heap;                  /* finished, not yet returned: min-heap on (done, seq) */
+    size_t heap_len, heap_cap;
+
+    memctrl_stats st;
+};
+
+struct dram_timing_ops {
+    const char *name;
+    /* Request r's next command on bank b, and the earliest cycle bank b's
+     * own constraints allow it. */
+    uint64_t (*bank_ready)(const memctrl *mc, const mc_bank *b, const mc_req *r,
+                           enum dram_cmd *cmd);
+    /* Earliest cycle the channel's shared constraints (command bus, data
+     * bus, tRRD, tCCD, tWTR, tRTW) allow each kind of command. Bank-group
+     * constraints are group_next_col. */
+    void (*channel_floors)(const memctrl *mc, uint64_t floors[DRAM_CMD_COUNT]);
+    /* Issue the command at t (counting activations, precharges, bus
+     * cycles). Returns true when it was the request's last data command,
+     * with r->done set. */
+    bool (*issue)(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t);
+    /* Close-page policy: precharge b's row right after the access finished
+     * at t (an auto-precharge: no command slot of its own). */
+    void (*auto_precharge)(memctrl *mc, mc_bank *b, uint64_t t);
+    /* All-bank refresh due at `due`: precharge every bank, keep them closed
+     * for tRFC. */
+    void (*refresh)(memctrl *mc, uint64_t due);
+};
+
+extern const dram_timing_ops dram_timing_simple;
+extern const dram_timing_ops dram_timing_full;
+
+static inline uint64_t mc_max(uint64_t a, uint64_t b)
+{
+    return a > b ? a : b;
+}
+
+#endif

@@ -1,0 +1,53 @@
+/* Statistics of one channel's controller: registration and derived values. */
+#include <math.h>
+
+#include "mem/memctrl_internal.h"
+
+void memctrl_register_stats(memctrl *mc, stats *st, const char *block)
+{
+    memctrl_stats *s = &mc->st;
+    const struct {
+        const char *name, *unit, *desc;
+        const uint64_t *value;
+    } counters[] = {
+        {"reads", "requests", "read requests served", &s->reads},
+        {"writes", "requests", "write requests served", &s->writes},
+        {"bytes_read", "bytes", "bytes read", &s->bytes_read},
+        {"bytes_written", "bytes", "bytes written", &s->bytes_written},
+        {"row_hits", "requests", "requests that found their row open", &s->row_hits},
+        {"row_misses", "requests", "requests that found their bank closed (ACT only)", &s->row_misses},
+        {"row_conflicts", "requests", "requests that found another row open (PRE and ACT)",
+         &s->row_conflicts},
+        {"activations", "commands", "row activations (ACT)", &s->activations},
+        {"precharges", "commands", "precharges (PRE, auto-precharge, before refresh)", &s->precharges},
+        {"refreshes", "commands", "all-bank refreshes", &s->refreshes},
+        {"column_commands", "commands", "RD/WR bursts (full timing) or requests (simple timing)",
+         &s->column_commands},
+        {"bus_busy_cycles", "dram cycles", "cycles the data bus carried data", &s->bus_busy_cycles},
+        {"refused", "requests", "requests refused because the queue was full", &s->refused},
+        {"hint_holds", "holds", "row holds armed by hinted requests", &s->hint_holds},
+        {"hint_hold_hits", "holds", "holds ended by a same-row request within the window",
+         &s->hint_hold_hits},
+        {"hint_hold_expired", "holds", "holds that ended without their same-row request",
+         &s->hint_hold_expired},
+    };
+    for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
+        stats_counter(st, block, counters[i].name, counters[i].unit, counters[i].desc,
+                      counters[i].value);
+    stats_histogram(st, block, "queue_delay", "dram cycles",
+                    "arrival to first command of each request", &s->queue_delay);
+    stats_histogram(st, block, "latency", "dram cycles",
+                    "arrival to last data beat of each request", &s->latency);
+}
+
+void memctrl_finish(memctrl *mc, stats *st, const char *block, uint64_t elapsed)
+{
+    const memctrl_stats *s = &mc->st;
+    uint64_t started = s->row_hits + s->row_misses + s->row_conflicts;
+    stats_derived(st, block, "row_hit_rate", "", "row hits / requests started",
+                  started ? (double)s->row_hits / (double)started : NAN);
+    stats_derived(st, block, "bus_utilisation", "", "data-bus busy cycles / elapsed cycles",
+                  elapsed ? (double)s->bus_busy_cycles / (double)elapsed : NAN);
+    stats_derived(st, block, "bandwidth", "bytes/cycle", "bytes moved per elapsed dram cycle",
+                  elapsed ? (double)(s->bytes_read + s->bytes_written) / (double)elapsed : NAN);
+}

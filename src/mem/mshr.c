@@ -1,0 +1,238 @@
+/* MSHR table (mshr.h): fixed arrays, a free stack, a ready ring. Lookup is a
+ * scan of one uint64_t key per entry (32 by default), which beats hashing at
+ * this size and keeps the order of everything deterministic. */
+#include "mem/mshr.h"
+
+#include <stdlib.h>
+
+#define NO_LINE UINT64_MAX  /* key of an entry that takes no merges (never line aligned) */
+
+typedef struct mshr_entry {
+    uint64_t line;
+    uint32_t pending;       /* sectors requested from below */
+    uint32_t filled;        /* sectors arrived */
+    uint16_t joined;        /* requesters in slots 0..joined-1 */
+    uint16_t popped;        /* requesters handed back */
+    bool used;
+    mshr_origin origin;
+} mshr_entry;
+
+struct mshr_table {
+    unsigned entries, merge;
+    uint64_t *key;          /* per entry: its line while it takes merges, else NO_LINE */
+    mshr_entry *e;
+    mshr_requester *rq;     /* entries * merge slots */
+    uint8_t *queued;        /* per slot: already put on the ready ring */
+    uint16_t *free_stack;
+    unsigned n_free, in_use;
+    uint32_t *ring;         /* ready requesters: entry * merge + slot */
+    unsigned ring_head, ring_len;
+    uint64_t occ_since;     /* cycle of the last occupancy change */
+    stats_hist occ;
+};
+
+static void occupancy_init(stats_hist *h, unsigned entries)
+{
+    if (entries + 1 <= STATS_HIST_MAX) {
+        stats_hist_init_exact(h, entries + 1);
+        return;
+    }
+    /* 31 equal ranges cover 0..entries-1, the last bucket is "all in use". */
+    uint64_t bounds[2 * STATS_HIST_MAX];
+    unsigned w = (entries + 30) / 31, n = 0;
+    for (unsigned lo = 0; lo < entries; lo += w, n++) {
+        bounds[2 * n] = lo;
+        bounds[2 * n + 1] = lo + w - 1 < entries - 1 ? lo + w - 1 : entries - 1;
+    }
+    bounds[2 * n] = bounds[2 * n + 1] = entries;
+    stats_hist_init_ranges(h, n + 1, bounds);
+}
+
+mshr_table *mshr_new(unsigned entries, unsigned merge)
+{
+    if (entries < 1 || entries > MSHR_MAX_ENTRIES || merge < 1 || merge > MSHR_MAX_MERGE)
+        return NULL;
+    mshr_table *m = calloc(1, sizeof *m);
+    if (!m)
+        return NULL;
+    size_t slots = (size_t)entries * merge;
+    m->entries = entries;
+    m->merge = merge;
+    m->key = malloc(entries * sizeof *m->key);
+    m->e = calloc(entries, sizeof *m->e);
+    m->rq = calloc(slots, sizeof *m->rq);
+    m->queued = calloc(slots, 1);
+    m->free_stack = malloc(entries * sizeof *m->free_stack);
+    m->ring = malloc(slots * sizeof *m->ring);
+    if (!m->key || !m->e || !m->rq || !m->queued || !m->free_stack || !m->ring) {
+        mshr_free(m);
+        return NULL;
+    }
+    for (unsigned i = 0; i < entries; i++) {
+        m->key[i] = NO_LINE;
+        m->free_stack[i] = (uint16_t)(entries - 1 - i);  /* entry 0 is handed out first */
+    }
+    m->n_free = entries;
+    occupancy_init(&m->occ, entries);
+    return m;
+}
+
+void mshr_free(mshr_table *m)
+{
+    if (!m)
+        return;
+    free(m->key);
+    free(m->e);
+    free(m->rq);
+    free(m->queued);
+    free(m->free_stack);
+    free(m->ring);
+    free(m);
+}
+
+int mshr_find(const mshr_table *m, uint64_t line)
+{
+    for (unsigned i = 0; i < m->entries; i++)
+        if (m->key[i] == line)
+            return (int)i;
+    return -1;
+}
+
+bool mshr_can_merge(const mshr_table *m, int e)
+{
+    return m->e[e].joined < m->merge;
+}
+
+uint32_t mshr_pending(const mshr_table *m, int e)
+{
+    return m->e[e].pending;
+}
+
+const mshr_origin *mshr_origin_of(const mshr_table *m, int e)
+{
+    return &m->e[e].origin;
+}
+
+unsigned mshr_in_use(const mshr_table *m)
+{
+    return m->in_use;
+}
+
+unsigned mshr_capacity(const mshr_table *m)
+{
+    return m->entries;
+}
+
+unsigned mshr_ready_count(const mshr_table *m)
+{
+    return m->ring_len;
+}
+
+const stats_hist *mshr_occupancy(const mshr_table *m)
+{
+    return &m->occ;
+}
+
+void mshr_occupancy_flush(mshr_table *m, uint64_t now)
+{
+    if (now > m->occ_since) {
+        stats_hist_add_n(&m->occ, m->in_use, now - m->occ_since);
+        m->occ_since = now;
+    }
+}
+
+static void ring_push(mshr_table *m, unsigned e, unsigned slot)
+{
+    size_t cap = (size_t)m->entries * m->merge;
+    m->ring[(m->ring_head + m->ring_len) % cap] = (uint32_t)(e * m->merge + slot);
+    m->ring_len++;
+    m->queued[e * m->merge + slot] = 1;
+}
+
+static void join(mshr_table *m, unsigned e, const mshr_requester *rq)
+{
+    mshr_entry *en = &m->e[e];
+    unsigned slot = en->joined++;
+    m->rq[e * m->merge + slot] = *rq;
+    m->queued[e * m->merge + slot] = 0;
+    if (!(rq->sectors & ~en->filled))
+        ring_push(m, e, slot);  /* its data is already here */
+}
+
+int mshr_allocate(mshr_table *m, uint64_t line, uint32_t sectors, const mshr_requester *rq,
+                  const mshr_origin *origin, uint64_t now)
+{
+    if (!m->n_free)
+        return -1;
+    mshr_occupancy_flush(m, now);
+    unsigned e = m->free_stack[--m->n_free];
+    m->in_use++;
+    m->e[e] = (mshr_entry){.line = line, .pending = sectors, .used = true, .origin = *origin};
+    m->key[e] = line;
+    join(m, e, rq);
+    return (int)e;
+}
+
+void mshr_add(mshr_table *m, int e, const mshr_requester *rq, uint32_t new_sectors)
+{
+    m->e[e].pending |= new_sectors;
+    join(m, (unsigned)e, rq);
+}
+
+/* Free entry e once its data is complete and every requester was taken. */
+static void release_if_drained(mshr_table *m, unsigned e, uint64_t now)
+{
+    mshr_entry *en = &m->e[e];
+    if (m->key[e] == NO_LINE && en->used && en->popped == en->joined) {
+        mshr_occupancy_flush(m, now);
+        en->used = false;
+        m->in_use--;
+        m->free_stack[m->n_free++] = (uint16_t)e;
+    }
+}
+
+unsigned mshr_fill(mshr_table *m, uint64_t line, uint32_t sectors, bool *complete, uint64_t now)
+{
+    int e = mshr_find(m, line);
+    if (complete)
+        *complete = false;
+    if (e < 0)
+        return 0;
+    mshr_entry *en = &m->e[e];
+    en->filled |= sectors;
+    unsigned ready = 0;
+    for (unsigned s = 0; s < en->joined; s++) {
+        size_t k = (size_t)e * m->merge + s;
+        if (!m->queued[k] && !(m->rq[k].sectors & ~en->filled)) {
+            ring_push(m, (unsigned)e, s);
+            ready++;
+        }
+    }
+    bool done = !(en->pending & ~en->filled);
+    if (done) {
+        m->key[e] = NO_LINE;  /* draining: a new miss to the line gets a new entry */
+        release_if_drained(m, (unsigned)e, now);  /* every requester already taken */
+    }
+    if (complete)
+        *complete = done;
+    return ready;
+}
+
+bool mshr_pop_ready(mshr_table *m, mshr_requester *out, uint64_t *line, uint64_t now)
+{
+    if (!m->ring_len)
+        return false;
+    size_t cap = (size_t)m->entries * m->merge;
+    uint32_t k = m->ring[m->ring_head];
+    m->ring_head = (unsigned)((m->ring_head + 1) % cap);
+    m->ring_len--;
+    unsigned e = k / m->merge;
+    mshr_entry *en = &m->e[e];
+    if (out)
+        *out = m->rq[k];
+    if (line)
+        *line = en->line;
+    en->popped++;
+    release_if_drained(m, e, now);
+    return true;
+}

@@ -1,0 +1,66 @@
+/* A small test harness for the SM: builds an engine, N SMs on the ideal
+ * memory and the dispatcher from "key=value" settings, launches kernels
+ * given as text, runs, and records every issue. One simulation per process
+ * (SimGrid): Criterion forks per test; harness_fork runs more in children. */
+#ifndef CORE_TEST_HARNESS_H
+#define CORE_TEST_HARNESS_H
+
+#include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simtgrid/config.h"
+#include "simtgrid/core.h"
+#include "simtgrid/ideal_mem.h"
+#include "simtgrid/stats.h"
+
+typedef struct issue_rec {
+    uint64_t cycle;
+    unsigned sm, sched, warp;
+    uint32_t pc, active;
+} issue_rec;
+
+typedef struct harness {
+    des_clock clk[1];
+    des_engine *e;
+    config *cfg;
+    core_params p;
+    stats *st;
+    sm **sms;
+    unsigned nsms;
+    ideal_mem *mem;
+    dispatcher *d;
+    isa_program *prog[16];
+    memimg *img[16];
+    unsigned nprog;
+    issue_rec *log;
+    unsigned nlog, caplog;
+} harness;
+
+/* `sets`: NULL-terminated "key=value" overrides of the defaults, plus
+ * "harness.req_cap=N" (request port capacity, default 64). Asserts on error. */
+harness *harness_new(const char *const *sets);
+/* Same, but returns NULL and the message in *msg on a bad setting. */
+harness *harness_try_new(const char *const *sets, char **msg);
+/* A 1-D launch of `text`; returns the launch index. */
+int harness_launch(harness *h, const char *text, uint32_t grid, uint32_t block, const uint64_t *params,
+                   unsigned nparams, uint64_t start, int after);
+/* Same, returning -1 and *msg (g_free) on error. */
+int harness_try_launch(harness *h, const char *text, const uint32_t grid[3], const uint32_t block[3],
+                       int sm_first, int sm_last, int after, char **msg);
+/* Runs with a cycle limit; returns true when every CTA finished. */
+bool harness_run(harness *h, uint64_t max_cycles);
+uint64_t harness_counter(harness *h, const char *block, const char *name);
+uint64_t harness_end(harness *h, unsigned launch);   /* end cycle of a launch */
+/* Reads a u32 element of a data array of launch `l`. */
+uint32_t harness_read_u32(harness *h, unsigned l, const char *array, uint64_t i);
+void harness_free(harness *h);
+
+/* Runs fn(ctx, out) in a child process and copies `size` bytes of *out back
+ * (a second simulation in one test). Asserts the child succeeded. */
+void harness_fork(void (*fn)(void *ctx, void *out), void *ctx, void *out, size_t size);
+
+/* Text of workloads/<rel> (g_free). */
+char *harness_workload_text(const char *rel);
+
+#endif

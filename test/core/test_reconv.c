@@ -1,0 +1,128 @@
+/* Reconvergence policies on one divergent warp (32 threads): even threads
+ * take the branch at pc 3 (pcs 6, 7), odd ones fall through (pcs 4, 5);
+ * both paths meet at pc 8, the branch's IPDOM. Barrel, depth 7. */
+#include "harness.h"
+
+static const char *k_ifelse =
+    ".data out u32[32]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    and r1, r0, 1\n"             /* 1 */
+    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
+    "    @p0 bra even\n"              /* 3 */
+    "    add r2, r0, 100\n"           /* 4: odd */
+    "    bra join\n"                  /* 5 */
+    "even:\n"
+    "    mul r2, r0, 2\n"             /* 6 */
+    "    bra join\n"                  /* 7 */
+    "join:\n"
+    "    shl r3, r0, 2\n"             /* 8 */
+    "    st.global.u32 [r3+@out], r2\n" /* 9 */
+    "    exit\n";                     /* 10 */
+
+#define EVEN 0x55555555u
+#define ODD 0xAAAAAAAAu
+
+static harness *run(const char *reconv)
+{
+    const char *sets[] = {reconv, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_ifelse, 1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < 32; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 100 : 2 * i, "out[%u]", i);
+    /* every policy runs the same thread instructions: 4 x 32 before the
+     * branch, 2 x 16 on each path, 3 x 32 after */
+    cr_expect_eq(harness_counter(h, "sm0", "thread_insts"), 288);
+    return h;
+}
+
+static void expect_issue(const harness *h, unsigned i, uint64_t cycle, uint32_t pc, uint32_t active)
+{
+    cr_assert(i < h->nlog);
+    cr_expect_eq(h->log[i].cycle, cycle, "issue %u at %lu, expected %lu", i, (unsigned long)h->log[i].cycle,
+                 (unsigned long)cycle);
+    cr_expect_eq(h->log[i].pc, pc, "issue %u: pc %u, expected %u", i, h->log[i].pc, pc);
+    cr_expect_eq(h->log[i].active, active, "issue %u: mask %x, expected %x", i, h->log[i].active, active);
+}
+
+Test(reconv, pdom_serializes_then_reconverges)
+{
+    harness *h = run("core.reconv=pdom");
+    /* taken (even) path first: 6 @38, 7 @45 (reaches the IPDOM: pop), odd
+     * path 4 @52, 5 @59 (pop), full warp 8 @66, 9 @73, 10 @80, done 86 */
+    cr_assert_eq(h->nlog, 11);
+    expect_issue(h, 3, 31, 3, UINT32_MAX);
+    expect_issue(h, 4, 38, 6, EVEN);
+    expect_issue(h, 5, 45, 7, EVEN);
+    expect_issue(h, 6, 52, 4, ODD);
+    expect_issue(h, 7, 59, 5, ODD);
+    expect_issue(h, 8, 66, 8, UINT32_MAX);
+    expect_issue(h, 10, 80, 10, UINT32_MAX);
+    cr_expect_eq(harness_end(h, 0), 86);
+    harness_free(h);
+}
+
+Test(reconv, nrec_splits_and_never_merges)
+{
+    harness *h = run("core.reconv=nrec");
+    /* the warp splits at 31; both halves are in flight at once: even 6 @38,
+     * odd 4 @39, even 7 @45, odd 5 @46, and each goes on alone: even 8, 9,
+     * 10 at 52, 59, 66; odd at 53, 60, 67 (done 73) */
+    cr_assert_eq(h->nlog, 14);
+    expect_issue(h, 4, 38, 6, EVEN);
+    expect_issue(h, 5, 39, 4, ODD);
+    expect_issue(h, 8, 52, 8, EVEN);
+    expect_issue(h, 9, 53, 8, ODD);
+    expect_issue(h, 13, 67, 10, ODD);
+    cr_expect_eq(harness_end(h, 0), 73);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 14);
+    harness_free(h);
+}
+
+Test(reconv, mimd_packs_and_merges)
+{
+    harness *h = run("core.reconv=mimd");
+    /* 38: even 6 and odd 4 (both ALU) share one issue slot; 45: their
+     * branches (7 and 5) share one; at 52 both halves are idle at pc 8 and
+     * merge: 8 @52, 9 @59, 10 @66, done 72, as without divergence */
+    cr_assert_eq(h->nlog, 11);
+    expect_issue(h, 4, 38, 6, EVEN);
+    expect_issue(h, 5, 38, 4, ODD);
+    expect_issue(h, 6, 45, 7, EVEN);
+    expect_issue(h, 7, 45, 5, ODD);
+    expect_issue(h, 8, 52, 8, UINT32_MAX);
+    expect_issue(h, 10, 66, 10, UINT32_MAX);
+    cr_expect_eq(harness_end(h, 0), 72);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 9, "issue slots");
+    harness_free(h);
+}
+
+/* A loop whose trip count is the lane's tid % 4 + 1: PDOM keeps the
+ * stragglers' lanes only; the totals follow from the trip counts. */
+Test(reconv, pdom_loop_divergence_counts)
+{
+    const char *sets[] = {NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h,
+                   ".data out u32[32]\n"
+                   "    mov r0, %tid.x\n"           /* 0 */
+                   "    and r1, r0, 3\n"            /* 1: trips - 1 */
+                   "    mov r2, 0\n"                /* 2 */
+                   "loop:\n"
+                   "    add r2, r2, 1\n"            /* 3 */
+                   "    setp.le.u32 p0, r2, r1\n"   /* 4 */
+                   "    @p0 bra loop\n"             /* 5 */
+                   "    shl r3, r0, 2\n"            /* 6 */
+                   "    st.global.u32 [r3+@out], r2\n"
+                   "    exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 32; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 4 + 1);
+    /* 3 + 4 trips x 3 + 3 = 18 issues; loop lanes: 32, 24, 16, 8 per trip:
+     * 3 x 32 + 3 x (32 + 24 + 16 + 8) + 3 x 32 = 432 thread instructions */
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 18);
+    cr_expect_eq(harness_counter(h, "sm0", "thread_insts"), 432);
+    /* average active threads: 432 / 18 = 24 */
+    harness_free(h);
+}

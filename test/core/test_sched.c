@@ -1,0 +1,202 @@
+/* The scheduler policies alone, driven by scripted warp statuses: one call
+ * of cycle() is one fetch cycle (pick, issue, end of cycle). */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "core/warp_sched.h"
+
+#define N 16
+
+typedef struct rig {
+    sched s;
+    uint8_t status[N];
+    uint64_t age[N];
+    uint32_t slot[N];
+    sched_view v;
+} rig;
+
+static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool nofetch, uint64_t timeout)
+{
+    memset(r, 0, sizeof *r);
+    for (unsigned i = 0; i < N; i++) {
+        r->status[i] = WS_GONE;
+        r->age[i] = i;
+        r->slot[i] = i;
+    }
+    r->v = (sched_view){r->status, r->age, r->slot};
+    sched_init(&r->s, ops, N, n, G, nofetch, timeout);
+    for (unsigned i = 0; i < n; i++) {
+        r->status[i] = WS_READY;
+        sched_add(&r->s, &r->v, i, -1);
+    }
+}
+
+/* One fetch cycle: returns the warp issued or -1. */
+static int cycle(rig *r, uint64_t k)
+{
+    int id = r->s.ops->pick(&r->s, &r->v, k);
+    if (id >= 0)
+        r->s.ops->issued(&r->s, &r->v, (unsigned)id, k);
+    r->s.ops->cycle_end(&r->s, &r->v, k);
+    return id;
+}
+
+Test(sched, lrr_round_robin_skips_unready)
+{
+    rig r;
+    rig_init(&r, &sched_lrr_ops, 4, 1, false, 0);
+    int want[6] = {0, 1, 2, 3, 0, 1};
+    for (int k = 0; k < 6; k++)
+        cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
+    /* warp 2 not ready: after 1 comes 3, then 0 */
+    r.status[2] = WS_MEM;
+    cr_expect_eq(cycle(&r, 6), 3);
+    cr_expect_eq(cycle(&r, 7), 0);
+    cr_expect_eq(cycle(&r, 8), 1);
+    cr_expect_eq(cycle(&r, 9), 3);
+    sched_free(&r.s);
+}
+
+Test(sched, gto_greedy_then_oldest_and_age_ranks)
+{
+    rig r;
+    rig_init(&r, &sched_gto_ops, 4, 1, false, 0);
+    /* ages 3,2,1,0: warp 3 is the oldest */
+    for (unsigned i = 0; i < 4; i++)
+        r.age[i] = 3 - i;
+    cr_expect_eq(sched_age_rank(&r.s, &r.v, 3), 0);
+    cr_expect_eq(sched_age_rank(&r.s, &r.v, 0), 3);
+    cr_expect_eq(cycle(&r, 0), 3, "first pick: the oldest");
+    cr_expect_eq(cycle(&r, 1), 3, "greedy: the same warp while it is ready");
+    cr_expect_eq(cycle(&r, 2), 3);
+    r.status[3] = WS_MEM;
+    cr_expect_eq(cycle(&r, 3), 2, "then the oldest ready one");
+    cr_expect_eq(cycle(&r, 4), 2);
+    r.status[3] = WS_READY;
+    cr_expect_eq(cycle(&r, 5), 2, "greedy beats older");
+    r.status[2] = WS_DEP;
+    cr_expect_eq(cycle(&r, 6), 3);
+    cr_expect_eq(sched_age_rank(&r.s, &r.v, 9), -1, "not a member");
+    sched_free(&r.s);
+}
+
+/* 8 warps, fetch groups of 4: group 0 = warps 0-3, group 1 = warps 4-7. */
+Test(sched, two_level_longlat_trigger)
+{
+    rig r;
+    rig_init(&r, &sched_2lev_ops, 8, 4, false, 0);
+    /* round-robin inside the top group only, while it has ready warps */
+    int want[6] = {0, 1, 2, 3, 0, 1};
+    for (int k = 0; k < 6; k++)
+        cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
+    cr_expect_eq(sched_top_group(&r.s), 0);
+    /* group 0 in flight (not long-latency): strict priority takes group 1,
+     * but the top stays group 0 */
+    for (unsigned i = 0; i < 4; i++)
+        r.status[i] = WS_DEP;
+    cr_expect_eq(cycle(&r, 6), 4);
+    cr_expect_eq(sched_top_group(&r.s), 0, "(a) does not switch on in-flight warps");
+    /* group 0 all on memory or a barrier: switch after this cycle */
+    r.status[0] = r.status[1] = WS_MEM;
+    r.status[2] = WS_BARRIER;
+    r.status[3] = WS_MEM;
+    cr_expect_eq(cycle(&r, 7), 5);
+    cr_expect_eq(sched_top_group(&r.s), 1);
+    /* group 0 ready again, but group 1 is on top now */
+    for (unsigned i = 0; i < 4; i++)
+        r.status[i] = WS_READY;
+    cr_expect_eq(cycle(&r, 8), 6);
+    cr_expect_eq(cycle(&r, 9), 7);
+    cr_expect_eq(cycle(&r, 10), 4);
+    cr_expect_eq(r.s.switches, 1);
+    sched_free(&r.s);
+}
+
+Test(sched, two_level_nofetch_trigger)
+{
+    rig r;
+    rig_init(&r, &sched_2lev_ops, 8, 4, true, 0);
+    cr_expect_eq(cycle(&r, 0), 0);
+    cr_expect_eq(sched_top_group(&r.s), 0);
+    /* group 0 merely in flight: (b) switches */
+    for (unsigned i = 0; i < 4; i++)
+        r.status[i] = WS_DEP;
+    cr_expect_eq(cycle(&r, 1), 4);
+    cr_expect_eq(sched_top_group(&r.s), 1);
+    for (unsigned i = 0; i < 4; i++)
+        r.status[i] = WS_READY;
+    cr_expect_eq(cycle(&r, 2), 5, "group 1 on top");
+    /* a group whose ready warp is held by a busy unit is not fetchable */
+    for (unsigned i = 4; i < 8; i++)
+        r.status[i] = WS_STRUCT;
+    cr_expect_eq(cycle(&r, 3), 1, "strict priority falls to group 0 (after warp 0)");
+    cr_expect_eq(sched_top_group(&r.s), 0);
+    sched_free(&r.s);
+}
+
+Test(sched, two_level_timeout)
+{
+    rig r;
+    rig_init(&r, &sched_2lev_ops, 8, 4, false, 3);
+    /* three instructions from the top group, then a forced switch */
+    int want[9] = {0, 1, 2, 4, 5, 6, 3, 0, 1};
+    for (int k = 0; k < 9; k++)
+        cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
+    cr_expect_eq(r.s.timeouts, 3);
+    cr_expect_eq(r.s.switches, 3);
+    sched_free(&r.s);
+}
+
+Test(sched, two_level_empty_group_and_removal)
+{
+    rig r;
+    rig_init(&r, &sched_2lev_ops, 8, 4, false, 0);
+    /* group 0's warps finish and leave: the group triggers and rotates */
+    for (unsigned i = 0; i < 4; i++) {
+        sched_remove(&r.s, i);
+        r.status[i] = WS_GONE;
+    }
+    cr_expect_eq(cycle(&r, 0), 4);
+    cr_expect_eq(sched_top_group(&r.s), 1);
+    cr_expect_eq(cycle(&r, 1), 5);
+    sched_free(&r.s);
+}
+
+/* idle(n) must leave the scheduler as n simulated idle cycles would. */
+Test(sched, two_level_idle_equals_simulated_cycles)
+{
+    for (int nofetch = 0; nofetch < 2; nofetch++) {
+        for (uint64_t n = 1; n < 12; n++) {
+            rig a, b;
+            rig_init(&a, &sched_2lev_ops, 12, 4, nofetch, 0);
+            rig_init(&b, &sched_2lev_ops, 12, 4, nofetch, 0);
+            /* group 1 in flight, groups 0 and 2 on memory: nothing ready */
+            for (unsigned i = 0; i < 12; i++)
+                a.status[i] = b.status[i] = i / 4 == 1 ? WS_DEP : WS_MEM;
+            cycle(&a, 0);
+            cycle(&b, 0);
+            for (uint64_t k = 1; k <= n; k++)
+                cycle(&a, k);
+            b.s.ops->idle(&b.s, &b.v, n);
+            cr_expect_eq(sched_top_group(&a.s), sched_top_group(&b.s), "nofetch %d, n %lu", nofetch,
+                         (unsigned long)n);
+            cr_expect_eq(a.s.switches, b.s.switches, "nofetch %d, n %lu", nofetch, (unsigned long)n);
+            sched_free(&a.s);
+            sched_free(&b.s);
+        }
+    }
+}
+
+Test(sched, split_entities_follow_their_parent)
+{
+    rig r;
+    rig_init(&r, &sched_lrr_ops, 3, 1, false, 0);
+    /* entity 9 split from warp 1 (same slot) goes right after it */
+    r.slot[9] = 1;
+    r.status[9] = WS_READY;
+    sched_add(&r.s, &r.v, 9, 1);
+    int want[5] = {0, 1, 9, 2, 0};
+    for (int k = 0; k < 5; k++)
+        cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
+    sched_free(&r.s);
+}

@@ -1,0 +1,101 @@
+/* The L1 miss taxonomy on a constructed sequence: cold (never evicted),
+ * intra-warp (last evicted by the missing warp), inter-warp (by another). */
+#include "test_cache_util.h"
+
+/* Load (must miss), fill; returns the miss class. */
+static cache_miss_class miss(cache *c, uint64_t addr, uint16_t warp, uint64_t now)
+{
+    cache_result r = do_load(c, addr, 0, warp, now);
+    cr_assert_eq(r.outcome, CACHE_MISS, "0x%llx by warp %u", (unsigned long long)addr, warp);
+    drain_missq(c);
+    fill_and_take(c, addr, now + 1);
+    return r.miss_class;
+}
+
+Test(cache_taxonomy, constructed_sequence)
+{
+    /* One set of 2 ways, LRU. [MRU LRU] after each step:
+     *   w1 A  cold                        [A]
+     *   w1 B  cold                        [B A]
+     *   w1 C  cold, evicts A (by w1)      [C B]
+     *   w1 A  intra (A evicted by w1), evicts B (by w1)   [A C]
+     *   w2 B  inter (B evicted by w1), evicts C (by w2)   [B A]
+     *   w2 C  intra (C evicted by w2), evicts A (by w2)   [C B]
+     *   w1 A  inter (A evicted by w2), evicts B (by w1)    [A C]
+     * Five evictions: every miss after the second. */
+    cache_params p = small_params(1, 2);
+    cache *c = new_cache(&p);
+    const uint64_t A = 0x000, B = 0x080, C = 0x100;
+    cr_expect_eq(miss(c, A, 1, 10), CACHE_MISS_COLD);
+    cr_expect_eq(miss(c, B, 1, 20), CACHE_MISS_COLD);
+    cr_expect_eq(miss(c, C, 1, 30), CACHE_MISS_COLD);
+    cr_expect_eq(miss(c, A, 1, 40), CACHE_MISS_INTRA_WARP);
+    cr_expect_eq(miss(c, B, 2, 50), CACHE_MISS_INTER_WARP);
+    cr_expect_eq(miss(c, C, 2, 60), CACHE_MISS_INTRA_WARP);
+    cr_expect_eq(miss(c, A, 1, 70), CACHE_MISS_INTER_WARP);
+    const cache_stats *s = cache_get_stats(c);
+    cr_expect_eq(s->misses, 7);
+    cr_expect_eq(s->misses_cold, 3);
+    cr_expect_eq(s->misses_intra_warp, 2);
+    cr_expect_eq(s->misses_inter_warp, 2);
+    cr_expect_eq(s->evictions, 5);
+    cache_free(c);
+}
+
+Test(cache_taxonomy, pending_hits_are_not_classified)
+{
+    /* A second warp touching a line in flight is a pending hit, not a miss. */
+    cache_params p = small_params(1, 2);
+    cache *c = new_cache(&p);
+    cr_expect_eq(do_load(c, 0x000, 0, 1, 1).miss_class, CACHE_MISS_COLD);
+    cache_result r = do_load(c, 0x000, 0, 2, 2);
+    cr_expect_eq(r.outcome, CACHE_HIT_RESERVED);
+    cr_expect_eq(r.miss_class, CACHE_MISS_NONE);
+    cr_expect_eq(cache_get_stats(c)->misses, 1);
+    cache_free(c);
+}
+
+Test(cache_taxonomy, store_invalidation_counts_as_eviction)
+{
+    /* Write-evict: warp 3's store drops A; warp 1's next miss on A is
+     * inter-warp, warp 3's own would be intra-warp. */
+    cache_params p = small_params(1, 2);
+    cache *c = new_cache(&p);
+    miss(c, 0x000, 1, 10);
+    do_store(c, 0x000, 0, 3, 20);
+    drain_missq(c);
+    cr_expect_eq(miss(c, 0x000, 1, 30), CACHE_MISS_INTER_WARP);
+    do_store(c, 0x000, 0, 1, 40);
+    drain_missq(c);
+    cr_expect_eq(miss(c, 0x000, 1, 50), CACHE_MISS_INTRA_WARP);
+    cache_free(c);
+}
+
+Test(cache_taxonomy, history_grows_past_its_first_table)
+{
+    /* 1 set x 1 way: each of 300 lines evicts the previous one, so the
+     * history ends with 299 records (its first table holds 16 slots, growing
+     * at half load). Every line's second miss is intra-warp: warp 1 evicted
+     * all of them. */
+    cache_params p = small_params(1, 1);
+    cache *c = new_cache(&p);
+    for (uint64_t i = 0; i < 300; i++)
+        cr_assert_eq(miss(c, i * 128, 1, 10 * i), CACHE_MISS_COLD);
+    for (uint64_t i = 0; i < 299; i++)
+        cr_assert_eq(miss(c, i * 128, 1, 5000 + 10 * i), CACHE_MISS_INTRA_WARP, "line %llu",
+                     (unsigned long long)i);
+    cache_free(c);
+}
+
+Test(cache_taxonomy, off_means_unclassified)
+{
+    cache_params p = small_params(1, 1);
+    p.miss_taxonomy = false;
+    cache *c = new_cache(&p);
+    cr_expect_eq(miss(c, 0x000, 1, 10), CACHE_MISS_NONE);
+    cr_expect_eq(miss(c, 0x080, 1, 20), CACHE_MISS_NONE);
+    cr_expect_eq(miss(c, 0x000, 1, 30), CACHE_MISS_NONE);
+    cr_expect_eq(cache_get_stats(c)->misses, 3);
+    cr_expect_eq(cache_get_stats(c)->misses_cold, 0);
+    cache_free(c);
+}
