@@ -27,6 +27,10 @@ gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err);
 /* Simulate until every launch has finished (or sim.max_cycles). Fails if the
  * run ended with work left (a deadlock), naming what was left. */
 bool gpu_run(gpu *g, gpu_result *r, GError **err);
+/* The scenario's [output] dump arrays as a JSON object {name: [values]}
+ * (integers, or numbers for float arrays). */
+struct json_writer;
+void gpu_write_arrays(const gpu *g, struct json_writer *w);
 /* A few human-readable lines about the run (per launch, key rates). */
 void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f);
 void gpu_free(gpu *g);

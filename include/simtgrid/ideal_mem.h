@@ -32,6 +32,12 @@ des_actor *ideal_mem_actor(ideal_mem *m);
  * lookahead is as long as possible). Returns false on a bad pairing. */
 bool ideal_mem_connect(ideal_mem *m, des_port *req_in, des_port *resp_out);
 void ideal_mem_port_latency(unsigned latency, unsigned *req_cycles, unsigned *resp_cycles);
+/* Slots for a response port of `resp_cycles` latency that never holds a
+ * response back: the block sends at most one response per cycle per port,
+ * and a slot is reusable one latency after the SM pops it, so a slot is
+ * busy for 2 x resp_cycles cycles at most. (A smaller port delays
+ * responses: back-pressure the ideal memory is not meant to have.) */
+unsigned ideal_mem_resp_capacity(unsigned resp_cycles);
 void ideal_mem_free(ideal_mem *m);
 
 #endif

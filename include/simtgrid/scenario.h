@@ -13,6 +13,8 @@
  *              args = 1, 2 (kernel parameters, integers)
  *   [sweep]    l1d.sets = 32, 64, 128         (cross product, in file order)
  *   [output]   json = true  csv = true  timeseries = false  trace = false
+ *              dump = ARRAY, ...  dump_count = 64  (.data arrays written into
+ *              the result JSON after the run: their first dump_count elements)
  * Precedence, lowest first: parameter defaults, model includes, model,
  * scenario [set], --set on the command line; a swept key takes each listed
  * value in turn and overrides all of those. */
@@ -58,6 +60,9 @@ typedef struct scenario {
     sweep_axis *axes;
     unsigned naxes;
     bool out_json, out_csv, out_timeseries, out_trace;
+    char **dump;         /* [output] dump: array names, NULL-terminated, or NULL */
+    char *dump_origin;   /* "file:line" of the dump key */
+    unsigned dump_count;
 } scenario;
 
 /* Load and validate. `sets` is a NULL-terminated list of "key=value" from the

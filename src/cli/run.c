@@ -69,7 +69,7 @@ static char *point_base(const scenario *s, unsigned i)
 }
 
 static void write_document(const scenario *s, unsigned i, const config *c, stats *st,
-                           const gpu_result *r, double wall, FILE *f)
+                           const gpu *g, const gpu_result *r, double wall, FILE *f)
 {
     json_writer w;
     json_init(&w, f, 1);
@@ -97,6 +97,10 @@ static void write_document(const scenario *s, unsigned i, const config *c, stats
     json_kv_double(&w, "thread_ipc", r->core_cycles ? (double)r->thread_insts / r->core_cycles : 0);
     json_kv_double(&w, "simulated_us", r->core_cycles / r->core_mhz);
     json_end_object(&w);
+    if (s->dump) {
+        json_key(&w, "arrays");
+        gpu_write_arrays(g, &w);
+    }
     json_key(&w, "stats");
     stats_write_json_to(st, &w);
     /* The only part that differs between identical runs. */
@@ -156,7 +160,7 @@ static int run_point(const scenario *s, unsigned i, const run_opts *o)
         fprintf(stderr, "simtgrid: cannot write %s: %s\n", tmp, g_strerror(errno));
         rc = 2;
     } else {
-        write_document(s, i, c, st, &r, wall, f);
+        write_document(s, i, c, st, g, &r, wall, f);
         if (fclose(f) != 0 || g_rename(tmp, json) != 0) {
             fprintf(stderr, "simtgrid: cannot write %s: %s\n", json, g_strerror(errno));
             g_unlink(tmp);

@@ -70,9 +70,10 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
     s->snap_valid = false;
     if (!s->resident)
         return next_event(s, NEVER_CYCLE);
-    /* A full request port seen ahead of global time may not be full. */
-    if (s->req_out && t >= now + des_port_latency(s->req_out) &&
-        des_port_space(s->req_out, t) <= s->sendq_count) {
+    /* Free request slots, once per cycle (sends below keep it current). A
+     * full request port seen ahead of global time may not be full. */
+    s->req_space = s->req_out ? des_port_space(s->req_out, t) : 0;
+    if (s->req_out && t >= now + des_port_latency(s->req_out) && s->req_space <= s->sendq_count) {
         *aborted = true;
         return k;
     }

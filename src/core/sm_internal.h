@@ -155,6 +155,7 @@ struct sm {
     warp_mem_req *sendq;
     uint64_t *sendq_at;
     unsigned sendq_head, sendq_count, sendq_cap;
+    unsigned req_space;         /* free request-port slots this cycle */
 
     /* CTA completion reports waiting for their cycle */
     cta_done_msg *reports;

@@ -36,12 +36,9 @@ static bool is_control(const isa_inst *in)
 
 /* Room for one more request: the port's free slots (as seen now) minus the
  * requests already queued for it. */
-static bool request_room(sm *s, uint64_t cycle)
+static bool request_room(const sm *s)
 {
-    if (!s->req_out)
-        return false;
-    unsigned space = des_port_space(s->req_out, des_cycles(s->clk, cycle));
-    return space > s->sendq_count && s->sendq_count < s->sendq_cap && s->nfree_tag > 0;
+    return s->req_out && s->req_space > s->sendq_count && s->sendq_count < s->sendq_cap && s->nfree_tag > 0;
 }
 
 uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
@@ -98,17 +95,16 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         *wake = min_u64(*wake, free_at);
         return WS_STRUCT;
     }
-    if (sm_is_global(in) && !request_room(s, cycle)) {
+    if (sm_is_global(in) && !request_room(s)) {
         /* A full port frees a slot when the memory side pops: poll the next
          * cycle (sm.c abandons a cycle whose port state is not yet known).
          * Queued requests leave at known cycles; a missing tag comes back
          * with a response, which is a port event. */
         if (!s->req_out)
             return WS_STRUCT;
-        unsigned space = des_port_space(s->req_out, des_cycles(s->clk, cycle));
-        if (space == 0)
+        if (s->req_space == 0)
             *wake = min_u64(*wake, cycle + 1);
-        else if (space <= s->sendq_count)
+        else if (s->req_space <= s->sendq_count)
             *wake = min_u64(*wake, s->sendq_at[s->sendq_head]);
         return WS_STRUCT;
     }
@@ -156,8 +152,10 @@ static unsigned smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
 static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
-        des_port_try_send(s->req_out, r, des_cycles(s->clk, cycle)))
+        des_port_try_send(s->req_out, r, des_cycles(s->clk, cycle))) {
+        s->req_space--;
         return;
+    }
     unsigned i = (s->sendq_head + s->sendq_count) % s->sendq_cap;
     s->sendq[i] = *r;
     s->sendq_at[i] = at;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "gpu/gpu_internal.h"
+#include "simtgrid/json.h"
 #include "simtgrid/memport.h"
 
 static bool input_err(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
@@ -103,6 +104,57 @@ static bool add_launches(gpu *g, GError **err)
     return true;
 }
 
+/* The kernel image holding array `name`, or NULL. */
+static memimg *array_image(const gpu *g, const char *name, memimg_array_info *info)
+{
+    for (unsigned i = 0; i < g->kernels->len; i++) {
+        gpu_kernel *k = g_ptr_array_index(g->kernels, i);
+        if (memimg_find_array(k->mem, name, info))
+            return k->mem;
+    }
+    return NULL;
+}
+
+static bool check_dumps(gpu *g, GError **err)
+{
+    for (char **d = g->scn->dump; d && *d; d++) {
+        memimg_array_info info;
+        if (!array_image(g, *d, &info))
+            return input_err(err, "%s: [output] key 'dump': no .data array '%s' in the launched kernels",
+                             g->scn->dump_origin, *d);
+    }
+    return true;
+}
+
+void gpu_write_arrays(const gpu *g, struct json_writer *w)
+{
+    json_begin_object(w);
+    for (char **d = g->scn->dump; d && *d; d++) {
+        memimg_array_info info;
+        memimg *m = array_image(g, *d, &info);
+        json_key(w, *d);
+        json_begin_array(w);
+        uint64_t n = MIN(info.count, (uint64_t)g->scn->dump_count);
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t v = memimg_read(m, info.base + i * info.elem_bytes, info.elem_bytes);
+            if (info.is_float && info.elem_bytes == 4) {
+                uint32_t b = (uint32_t)v;
+                float fv;
+                memcpy(&fv, &b, 4);
+                json_double(w, fv);
+            } else if (info.is_float) {
+                double dv;
+                memcpy(&dv, &v, 8);
+                json_double(w, dv);
+            } else {
+                json_uint(w, v);
+            }
+        }
+        json_end_array(w);
+    }
+    json_end_object(w);
+}
+
 static bool connect_ideal(gpu *g, GError **err)
 {
     unsigned lat = (unsigned)cfg_int(g->cfg, "mem.ideal_latency");
@@ -150,7 +202,7 @@ gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err)
     if (!ok)
         goto fail;
     g->disp = dispatcher_new(g->engine, &g->cp, &g->clk[CLK_CORE], g->sms, g->nsms, st);
-    if (!add_launches(g, err))
+    if (!add_launches(g, err) || !check_dumps(g, err))
         goto fail;
     int64_t max_cycles = cfg_int(c, "sim.max_cycles");
     if (max_cycles > 0)

@@ -1,14 +1,175 @@
-/* The memory hierarchy of a chip: per SM an LD/ST unit with its L1D, a
- * request and a reply crossbar, per memory partition its L2 slices and a
- * DRAM channel. */
+/* The memory hierarchy of a chip (gpu.memory = caches): per SM an LD/ST
+ * unit with its coalescer and L1D; a request crossbar (SMs -> L2 slices)
+ * and a reply crossbar (slices -> SMs); per memory partition (dram.channels
+ * of them) l2.slices_per_partition L2 slices and one DRAM channel.
+ *
+ * Port latencies, each in its sender's clock: SM -> LD/ST 1 core cycle and
+ * back 1; LD/ST and slices into a crossbar 1 interconnect cycle (the
+ * crossbar adds its own icnt.latency); slice <-> DRAM 1 cycle each way. */
+#include <string.h>
+
 #include "gpu/gpu_internal.h"
+#include "mem/cache.h"
+#include "mem/coalesce.h"
+#include "mem/dram_block.h"
+#include "mem/l2slice.h"
+#include "mem/ldst.h"
+#include "simtgrid/memport.h"
+#include "simtgrid/xbar.h"
+
+struct gpu_hier {
+    dram_params dp;
+    addrmap map;
+    cache_params l1p, l2p;
+    coalesce_params cop;
+    xbar_params xp;
+    unsigned parts, slices;   /* partitions, slices per partition */
+    ldst **units;
+    l2slice **l2;
+    dram_block **dram;
+    xbar *req, *rep;
+    unsigned nsms;
+};
+
+/* Crossbar output (slice) of an address: its partition from the DRAM
+ * address map, then a slice inside it from the next address bits. */
+static unsigned route(const void *ctx, uint64_t addr)
+{
+    const gpu_hier *h = ctx;
+    unsigned part = addrmap_channel(&h->map, addr);
+    unsigned slice = (unsigned)((addr / h->dp.channel_interleave / h->parts) % h->slices);
+    return part * h->slices + slice;
+}
 
 gpu_hier *gpu_hier_build(gpu *g, GError **err)
 {
-    (void)g;
-    g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "gpu.memory = caches: not built yet");
+    gpu_hier *h = g_new0(gpu_hier, 1);
+    h->nsms = g->nsms;
+    char why[256];
+    if (!dram_params_from_config(&h->dp, g->cfg, err) ||
+        !cache_params_from_config(&h->l1p, g->cfg, "l1d", err) ||
+        !cache_params_from_config(&h->l2p, g->cfg, "l2", err) ||
+        !coalesce_params_from_config(&h->cop, g->cfg, err))
+        goto fail;
+    if (!addrmap_init(&h->map, &h->dp, why, sizeof why)) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "%s: %s", cfg_origin(g->cfg, "dram.addr_map"), why);
+        goto fail;
+    }
+    h->parts = h->dp.channels;
+    h->slices = (unsigned)cfg_int(g->cfg, "l2.slices_per_partition");
+    unsigned nslices = h->parts * h->slices;
+    if (g->nsms > 65535 || nslices > 65535) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "gpu.sms / dram.channels: at most 65535 each");
+        goto fail;
+    }
+    xbar_params_from_config(&h->xp, g->cfg);
+    des_engine *e = g->engine;
+    const des_clock *core = &g->clk[CLK_CORE], *icnt = &g->clk[CLK_ICNT], *l2c = &g->clk[CLK_L2],
+                    *dram = &g->clk[CLK_DRAM];
+
+    xbar_params rq = h->xp, rp = h->xp;
+    rq.inputs = g->nsms;
+    rq.outputs = nslices;
+    rp.inputs = nslices;
+    rp.outputs = g->nsms;
+    h->req = xbar_new(e, "icnt.req", &rq, icnt, g->st);
+    h->rep = xbar_new(e, "icnt.reply", &rp, icnt, g->st);
+
+    h->units = g_new0(ldst *, g->nsms);
+    for (unsigned i = 0; i < g->nsms; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "sm%u", i);
+        unsigned pend = sm_max_outstanding(g->sms[i]);
+        ldst *u = ldst_new(e, name, i, &h->l1p, &h->cop, pend, route, h, core, g->st);
+        h->units[i] = u;
+        snprintf(name, sizeof name, "sm%u.memreq", i);
+        des_port *q = des_port_new(e, name, sizeof(warp_mem_req), 2, des_cycles(core, 1), sm_actor(g->sms[i]),
+                                   ldst_actor(u));
+        snprintf(name, sizeof name, "sm%u.memresp", i);
+        des_port *r = des_port_new(e, name, sizeof(warp_mem_resp), pend, des_cycles(core, 1), ldst_actor(u),
+                                   sm_actor(g->sms[i]));
+        sm_connect_mem(g->sms[i], q, r);
+        ldst_connect_sm(u, q, r);
+        ldst_connect_mem(u, xbar_input_port(h->req, i, ldst_actor(u), 1), xbar_output_port(h->rep, i, ldst_actor(u)));
+    }
+
+    unsigned atomic_lat = (unsigned)cfg_int(g->cfg, "l2.atomic_latency");
+    h->l2 = g_new0(l2slice *, nslices);
+    h->dram = g_new0(dram_block *, h->parts);
+    for (unsigned p = 0; p < h->parts; p++) {
+        char name[32];
+        snprintf(name, sizeof name, "dram%u", p);
+        h->dram[p] = dram_block_new(e, name, &h->dp, &h->map, p, h->slices, dram, g->st);
+        for (unsigned s = 0; s < h->slices; s++) {
+            unsigned k = p * h->slices + s;
+            snprintf(name, sizeof name, "l2s%u", k);
+            l2slice *l = l2slice_new(e, name, k, &h->l2p, atomic_lat, l2c, g->st);
+            h->l2[k] = l;
+            l2slice_connect_xbar(l, xbar_output_port(h->req, k, l2slice_actor(l)),
+                                 xbar_input_port(h->rep, k, l2slice_actor(l), 1));
+            des_port *down = dram_block_input(h->dram[p], s, l2slice_actor(l), 1);
+            des_port *up = dram_block_output(h->dram[p], s, l2slice_actor(l), 1);
+            l2slice_connect_dram(l, down, up);
+        }
+    }
+    return h;
+fail:
+    g_free(h);
     return NULL;
 }
-void gpu_hier_finish(gpu_hier *h, des_time end) { (void)h; (void)end; }
-void gpu_hier_summary(const gpu *g, FILE *f) { (void)g; (void)f; }
-void gpu_hier_free(gpu_hier *h) { (void)h; }
+
+void gpu_hier_finish(gpu_hier *h, des_time end)
+{
+    for (unsigned i = 0; i < h->nsms; i++)
+        ldst_finish(h->units[i], end);
+    for (unsigned k = 0; k < h->parts * h->slices; k++)
+        l2slice_finish(h->l2[k], end);
+    for (unsigned p = 0; p < h->parts; p++)
+        dram_block_finish(h->dram[p], end);
+    xbar_finish(h->req, end);
+    xbar_finish(h->rep, end);
+}
+
+static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / b : 0; }
+
+void gpu_hier_summary(const gpu *g, FILE *f)
+{
+    const stats *st = g->st;
+    uint64_t h1 = stats_sum(st, "sm*.l1d", "hits"), m1 = stats_sum(st, "sm*.l1d", "misses"),
+             r1 = stats_sum(st, "sm*.l1d", "hits_reserved");
+    uint64_t h2 = stats_sum(st, "l2s*", "hits"), m2 = stats_sum(st, "l2s*", "misses"),
+             r2 = stats_sum(st, "l2s*", "hits_reserved");
+    uint64_t rh = stats_sum(st, "dram*", "row_hits"), rm = stats_sum(st, "dram*", "row_misses"),
+             rc = stats_sum(st, "dram*", "row_conflicts");
+    uint64_t rd = stats_sum(st, "dram*", "bytes_read"), wr = stats_sum(st, "dram*", "bytes_written");
+    uint64_t fails = stats_sum(st, "sm*.l1d", "reservation_fails");
+    fprintf(f, "  L1D: %" G_GUINT64_FORMAT " load accesses, hit rate %.1f%% (%.1f%% pending hits), "
+               "%" G_GUINT64_FORMAT " reservation failures\n",
+            h1 + m1 + r1, 100 * ratio(h1, h1 + m1 + r1), 100 * ratio(r1, h1 + m1 + r1), fails);
+    fprintf(f, "  L2: %" G_GUINT64_FORMAT " load accesses, hit rate %.1f%%\n", h2 + m2 + r2,
+            100 * ratio(h2, h2 + m2 + r2));
+    double us = g->end / (double)des_ticks_per_us_of(g->engine);
+    fprintf(f, "  DRAM: row-buffer hit rate %.1f%%, %.1f MB read, %.1f MB written, %.1f GB/s\n",
+            100 * ratio(rh, rh + rm + rc), rd / 1e6, wr / 1e6, us > 0 ? (rd + wr) / us / 1e3 : 0);
+    double u;
+    if (stats_get_derived(st, "icnt.req", "utilisation", &u))
+        fprintf(f, "  crossbar: request utilisation %.1f%%", 100 * u);
+    if (stats_get_derived(st, "icnt.reply", "utilisation", &u))
+        fprintf(f, ", reply utilisation %.1f%%\n", 100 * u);
+}
+
+void gpu_hier_free(gpu_hier *h)
+{
+    if (!h)
+        return;
+    for (unsigned i = 0; i < h->nsms; i++)
+        ldst_free(h->units[i]);
+    for (unsigned k = 0; k < h->parts * h->slices; k++)
+        l2slice_free(h->l2[k]);
+    for (unsigned p = 0; p < h->parts; p++)
+        dram_block_free(h->dram[p]);
+    g_free(h->units);
+    g_free(h->l2);
+    g_free(h->dram);
+    g_free(h);
+}

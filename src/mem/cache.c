@@ -96,6 +96,8 @@ void cache_replace_line(cache *c, unsigned set, unsigned way, uint64_t line, uin
     if (c->tag[i] != CACHE_NO_TAG) {
         r->evicted = true;
         r->victim = c->tag[i];
+        r->victim_warp = c->fetch_warp[i];
+        r->victim_pc = c->fetch_pc[i];
         c->st.evictions++;
         if (c->p.miss_taxonomy)
             cache_history_put(&c->hist, c->tag[i], warp);
@@ -144,6 +146,8 @@ cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t
             f.evicted = r.evicted;
             f.writeback = r.writeback;
             f.victim = r.victim;
+            f.victim_warp = r.victim_warp;
+            f.victim_pc = r.victim_pc;
             way = v;
         }
     }

@@ -118,6 +118,8 @@ typedef struct cache_result {
     bool evicted;             /* a valid line was evicted: its address is `victim` */
     bool writeback;           /* ... it was dirty: a write-back was queued */
     uint64_t victim;
+    uint16_t victim_warp;     /* warp and PC whose miss had brought the victim in */
+    uint32_t victim_pc;       /* (DaCache's victim-cache sampling) */
     uint64_t ready;           /* CACHE_HIT: cycle the data is ready */
     unsigned set;
     int way;                  /* line hit or allocated; -1 none */
@@ -146,6 +148,8 @@ typedef struct cache_fill_result {
     bool installed;       /* the line holds the data now */
     bool evicted, writeback;
     uint64_t victim;
+    uint16_t victim_warp;
+    uint32_t victim_pc;
     unsigned ready;       /* requesters made ready (take them with cache_pop_ready) */
 } cache_fill_result;
 

@@ -31,12 +31,16 @@ bool coalesce_params_check(const coalesce_params *p, char *why, unsigned long wh
     return true;
 }
 
+static inline uint64_t slot_of(uint64_t line, unsigned line_shift)
+{
+    return ((line >> line_shift) * 0x9E3779B97F4A7C15ull) >> 57;  /* top 7 bits: 0..127 */
+}
+
 /* Index of `line` in out[], adding it when new. */
 static unsigned find_or_add(uint8_t *slots, coalesce_access *out, unsigned *n, uint64_t line,
                             unsigned line_shift)
 {
-    uint64_t h = ((line >> line_shift) * 0x9E3779B97F4A7C15ull) >> 57;  /* top 7 bits */
-    for (;; h = (h + 1) & (SLOTS - 1)) {
+    for (uint64_t h = slot_of(line, line_shift);; h = (h + 1) & (SLOTS - 1)) {
         unsigned s = slots[h];
         if (!s) {
             unsigned i = (*n)++;
@@ -49,11 +53,55 @@ static unsigned find_or_add(uint8_t *slots, coalesce_access *out, unsigned *n, u
     }
 }
 
+/* The access being extended, kept in registers: consecutive lanes mostly
+ * share a line, and writing out[] per lane stalls on store forwarding. */
+typedef struct current {
+    int i;              /* index in out[], -1 before the first lane */
+    bool hashed;        /* slots[] is set up (only once a second line shows up) */
+    uint64_t line;
+    uint32_t sectors, lanes;
+} current;
+
+static inline void add_piece(current *cur, uint8_t *slots, coalesce_access *out, unsigned *n,
+                             uint64_t line, unsigned line_shift, uint32_t sectors, uint32_t lane_bit)
+{
+    if (cur->i < 0 || cur->line != line) {
+        if (cur->i >= 0) {
+            out[cur->i].sectors = cur->sectors;
+            out[cur->i].lanes = cur->lanes;
+        }
+        if (!*n) {
+            /* The first line needs no table: a coalesced warp never builds one. */
+            out[0] = (coalesce_access){.line = line};
+            *n = 1;
+            cur->i = 0;
+        } else {
+            if (!cur->hashed) {
+                memset(slots, 0, SLOTS);
+                uint64_t h = slot_of(out[0].line, line_shift);  /* empty table: no probing */
+                slots[h] = 1;
+                cur->hashed = true;
+            }
+            cur->i = (int)find_or_add(slots, out, n, line, line_shift);
+        }
+        cur->line = line;
+        cur->sectors = out[cur->i].sectors;
+        cur->lanes = out[cur->i].lanes;
+    }
+    cur->sectors |= sectors;
+    cur->lanes |= lane_bit;
+}
+
+/* Sectors s0..s1 as a mask; 2u << 31 wraps to 0, which still gives the top bits. */
+static inline uint32_t sector_range(unsigned s0, unsigned s1)
+{
+    return (uint32_t)((2u << s1) - (1u << s0));
+}
+
 unsigned coalesce_warp(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
                        uint32_t active, unsigned size, coalesce_access out[COALESCE_MAX_ACCESSES])
 {
-    uint8_t slots[SLOTS];
-    memset(slots, 0, sizeof slots);
+    uint8_t slots[SLOTS];  /* set up lazily by add_piece */
     unsigned line_shift = (unsigned)__builtin_ctz(p->line_bytes);
     unsigned sector_shift = (unsigned)__builtin_ctz(p->sector_bytes);
     uint64_t line_mask = ~(uint64_t)(p->line_bytes - 1);
@@ -61,31 +109,36 @@ unsigned coalesce_warp(const coalesce_params *p, const uint64_t addr[COALESCE_LA
         size = 1;
     if (size > p->line_bytes)
         size = p->line_bytes;
-    unsigned n = 0, last = 0;
-    bool have_last = false;
+    unsigned n = 0;
+    current cur = {.i = -1};
     for (uint32_t lanes = active; lanes; lanes &= lanes - 1) {
         unsigned lane = (unsigned)__builtin_ctz(lanes);
         uint64_t first = addr[lane], end = first + size - 1;  /* inclusive */
+        if (end >= first && !((first ^ end) >> line_shift)) {
+            /* Fast path: the lane's bytes lie in one line (the usual case). */
+            uint64_t line = first & line_mask;
+            add_piece(&cur, slots, out, &n, line, line_shift,
+                      sector_range((unsigned)((first - line) >> sector_shift),
+                                   (unsigned)((end - line) >> sector_shift)),
+                      1u << lane);
+            continue;
+        }
         if (end < first)
             end = UINT64_MAX;  /* wraps past the top of the address space */
         for (uint64_t line = first & line_mask;; line += p->line_bytes) {
             uint64_t lo = first > line ? first : line;
             uint64_t hi = end < line + p->line_bytes - 1 ? end : line + p->line_bytes - 1;
-            unsigned s0 = (unsigned)((lo - line) >> sector_shift);
-            unsigned s1 = (unsigned)((hi - line) >> sector_shift);
-            uint32_t sectors = (uint32_t)((s1 - s0 == 31 ? 0xFFFFFFFFu : ((1u << (s1 - s0 + 1)) - 1))
-                                          << s0);
-            /* Neighbouring lanes usually share a line: try the last one first. */
-            unsigned i = have_last && out[last].line == line
-                             ? last
-                             : find_or_add(slots, out, &n, line, line_shift);
-            out[i].sectors |= sectors;
-            out[i].lanes |= 1u << lane;
-            last = i;
-            have_last = true;
+            add_piece(&cur, slots, out, &n, line, line_shift,
+                      sector_range((unsigned)((lo - line) >> sector_shift),
+                                   (unsigned)((hi - line) >> sector_shift)),
+                      1u << lane);
             if (hi == end || line + p->line_bytes == 0)
                 break;
         }
+    }
+    if (cur.i >= 0) {
+        out[cur.i].sectors = cur.sectors;
+        out[cur.i].lanes = cur.lanes;
     }
     return n;
 }
@@ -96,13 +149,22 @@ uint32_t sector_mask_regroup(uint32_t mask, unsigned from_bytes, unsigned to_byt
     if (from_bytes == to_bytes)
         return mask;
     uint32_t out = 0;
-    unsigned n_from = line_bytes / from_bytes;
-    for (unsigned i = 0; i < n_from && i < 32; i++) {
-        if (!(mask >> i & 1))
-            continue;
-        unsigned b0 = i * from_bytes, b1 = b0 + from_bytes - 1;
-        for (unsigned t = b0 / to_bytes; t <= b1 / to_bytes; t++)
-            out |= 1u << t;
+    if (to_bytes > from_bytes) {
+        /* Each target sector covers r source sectors: set if any of them is. */
+        unsigned r = to_bytes / from_bytes, n_to = line_bytes / to_bytes;
+        if (n_to == 1)
+            return mask != 0;  /* an unsectored target: the one sector */
+        uint32_t group = r >= 32 ? 0xFFFFFFFFu : (1u << r) - 1;
+        for (unsigned t = 0; t < n_to && t * r < 32; t++)
+            if ((mask >> (t * r)) & group)
+                out |= 1u << t;
+        return out;
     }
+    /* Each source sector spans r target sectors. */
+    unsigned r = from_bytes / to_bytes, n_from = line_bytes / from_bytes;
+    uint32_t group = r >= 32 ? 0xFFFFFFFFu : (1u << r) - 1;
+    for (unsigned i = 0; i < n_from && i * r < 32; i++)
+        if (mask >> i & 1)
+            out |= group << (i * r);
     return out;
 }

@@ -46,6 +46,8 @@ void ideal_mem_port_latency(unsigned latency, unsigned *req_cycles, unsigned *re
     *resp_cycles = latency > 1 ? latency - 1 : 1;
 }
 
+unsigned ideal_mem_resp_capacity(unsigned resp_cycles) { return 2 * resp_cycles + 2; }
+
 /* Distinct 128 B lines touched by the active lanes (a lane whose access
  * straddles a line boundary touches two). At most 64 line numbers. */
 static unsigned count_lines(const warp_mem_req *r)

@@ -4,6 +4,7 @@
 #include "mem/mshr.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define NO_LINE UINT64_MAX  /* key of an entry that takes no merges (never line aligned) */
 
@@ -28,7 +29,8 @@ struct mshr_table {
     uint32_t *ring;         /* ready requesters: entry * merge + slot */
     unsigned ring_head, ring_len;
     uint64_t occ_since;     /* cycle of the last occupancy change */
-    stats_hist occ;
+    uint64_t *occ_cycles;   /* per in-use count 0..entries: cycles spent there */
+    stats_hist occ;         /* built from occ_cycles at each flush */
 };
 
 static void occupancy_init(stats_hist *h, unsigned entries)
@@ -64,7 +66,8 @@ mshr_table *mshr_new(unsigned entries, unsigned merge)
     m->queued = calloc(slots, 1);
     m->free_stack = malloc(entries * sizeof *m->free_stack);
     m->ring = malloc(slots * sizeof *m->ring);
-    if (!m->key || !m->e || !m->rq || !m->queued || !m->free_stack || !m->ring) {
+    m->occ_cycles = calloc(entries + 1, sizeof *m->occ_cycles);
+    if (!m->key || !m->e || !m->rq || !m->queued || !m->free_stack || !m->ring || !m->occ_cycles) {
         mshr_free(m);
         return NULL;
     }
@@ -87,6 +90,7 @@ void mshr_free(mshr_table *m)
     free(m->queued);
     free(m->free_stack);
     free(m->ring);
+    free(m->occ_cycles);
     free(m);
 }
 
@@ -133,12 +137,26 @@ const stats_hist *mshr_occupancy(const mshr_table *m)
     return &m->occ;
 }
 
-void mshr_occupancy_flush(mshr_table *m, uint64_t now)
+/* Charge the cycles since the last change to the current count: a plain
+ * increment on the hot path; the histogram is rebuilt only at a flush. */
+static void occupancy_touch(mshr_table *m, uint64_t now)
 {
     if (now > m->occ_since) {
-        stats_hist_add_n(&m->occ, m->in_use, now - m->occ_since);
+        m->occ_cycles[m->in_use] += now - m->occ_since;
         m->occ_since = now;
     }
+}
+
+void mshr_occupancy_flush(mshr_table *m, uint64_t now)
+{
+    occupancy_touch(m, now);
+    stats_hist *h = &m->occ;
+    memset(h->count, 0, sizeof h->count);
+    h->overflow = h->samples = 0;
+    h->sum = 0;
+    for (unsigned k = 0; k <= m->entries; k++)
+        if (m->occ_cycles[k])
+            stats_hist_add_n(h, k, m->occ_cycles[k]);
 }
 
 static void ring_push(mshr_table *m, unsigned e, unsigned slot)
@@ -164,7 +182,7 @@ int mshr_allocate(mshr_table *m, uint64_t line, uint32_t sectors, const mshr_req
 {
     if (!m->n_free)
         return -1;
-    mshr_occupancy_flush(m, now);
+    occupancy_touch(m, now);
     unsigned e = m->free_stack[--m->n_free];
     m->in_use++;
     m->e[e] = (mshr_entry){.line = line, .pending = sectors, .used = true, .origin = *origin};
@@ -184,7 +202,7 @@ static void release_if_drained(mshr_table *m, unsigned e, uint64_t now)
 {
     mshr_entry *en = &m->e[e];
     if (m->key[e] == NO_LINE && en->used && en->popped == en->joined) {
-        mshr_occupancy_flush(m, now);
+        occupancy_touch(m, now);
         en->used = false;
         m->in_use--;
         m->free_stack[m->n_free++] = (uint16_t)e;

@@ -17,8 +17,10 @@
  *
  * Fixed arrays sized at creation: nothing is allocated per access.
  * Occupancy is kept as a cycle-weighted histogram: every change of the
- * in-use count at cycle `now` adds the previous count once per elapsed
- * cycle, so bucket k counts the cycles with k entries in use. */
+ * in-use count at cycle `now` charges the elapsed cycles to the previous
+ * count, so bucket k counts the cycles with k entries in use. The hot path
+ * only bumps a per-count cycle total; mshr_occupancy_flush (called by
+ * cache_finish at the end of a run) writes the histogram from it. */
 #ifndef SIMTGRID_MEM_MSHR_H
 #define SIMTGRID_MEM_MSHR_H
 
@@ -92,7 +94,8 @@ unsigned mshr_ready_count(const mshr_table *m);
  * that fits in a stats_hist, else 31 equal ranges below `entries` and one
  * bucket for "all in use"). */
 const stats_hist *mshr_occupancy(const mshr_table *m);
-/* Adds the cycles from the last change up to `now` (call at the end). */
+/* Charges the cycles up to `now` and rewrites the histogram from the
+ * totals (call at the end of a run, before results are written). */
 void mshr_occupancy_flush(mshr_table *m, uint64_t now);
 
 #endif

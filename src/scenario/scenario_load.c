@@ -8,7 +8,7 @@
 
 static const char *const scenario_groups[] = {"scenario", "set", "sweep", "output", "launch.NAME"};
 static const char *const scenario_keys[] = {"model", "name", "seed", "description"};
-static const char *const output_keys[] = {"json", "csv", "timeseries", "trace"};
+static const char *const output_keys[] = {"json", "csv", "timeseries", "trace", "dump", "dump_count"};
 
 static bool known(const char *word, const char *const *list, size_t n)
 {
@@ -109,7 +109,25 @@ static bool apply_sets(scenario *s, const kf_doc *d, char *const *sets, GError *
 static bool parse_output(scenario *s, const kf_doc *d, GError **err)
 {
     bool *flags[] = {&s->out_json, &s->out_csv, &s->out_timeseries, &s->out_trace};
-    for (unsigned k = 0; k < G_N_ELEMENTS(output_keys); k++) {
+    s->dump_count = 64;
+    const kf_entry *e = kf_find(d, "output", "dump");
+    if (e) {
+        s->dump = kf_split_list(e->value);
+        s->dump_origin = g_strdup_printf("%s:%d", d->path, e->line);
+        if (!s->dump || !s->dump[0])
+            return input_error(err, "%s:%d: [output] key 'dump': expected a list of .data array names, got '%s'",
+                               d->path, e->line, e->value);
+    }
+    e = kf_find(d, "output", "dump_count");
+    if (e) {
+        int64_t n;
+        bool overflow;
+        if (!param_parse_int64(e->value, &n, &overflow) || n < 1 || n > 1000000)
+            return input_error(err, "%s:%d: [output] key 'dump_count': expected an integer from 1 to 1000000, got '%s'",
+                               d->path, e->line, e->value);
+        s->dump_count = (unsigned)n;
+    }
+    for (unsigned k = 0; k < 4; k++) {
         const kf_entry *e = kf_find(d, "output", output_keys[k]);
         if (e && !param_parse_bool(e->value, flags[k]))
             return input_error(err, "%s:%d: [output] key '%s': expected true or false (or yes/no, on/off, 1/0), got '%s'",
@@ -167,5 +185,7 @@ void scenario_free(scenario *s)
     g_free(s->path);
     g_free(s->name);
     g_free(s->model_path);
+    g_strfreev(s->dump);
+    g_free(s->dump_origin);
     g_free(s);
 }

@@ -18,6 +18,8 @@ static void record_issue(void *ctx, unsigned smi, uint64_t cycle, unsigned sched
     h->log[h->nlog++] = (issue_rec){cycle, smi, sched, warp, pc, active};
 }
 
+static harness *harness_build(harness *h, char **msg);
+
 harness *harness_try_new(const char *const *sets, char **msg)
 {
     harness *h = g_new0(harness, 1);
@@ -27,6 +29,10 @@ harness *harness_try_new(const char *const *sets, char **msg)
     for (unsigned i = 0; sets && sets[i]; i++) {
         if (g_str_has_prefix(sets[i], "harness.req_cap=")) {   /* not a model parameter */
             req_cap = (unsigned)atoi(sets[i] + strlen("harness.req_cap="));
+            continue;
+        }
+        if (g_str_has_prefix(sets[i], "harness.req_lat=")) {
+            h->req_lat = (unsigned)atoi(sets[i] + strlen("harness.req_lat="));
             continue;
         }
         char **kv = g_strsplit(sets[i], "=", 2);
@@ -40,6 +46,25 @@ harness *harness_try_new(const char *const *sets, char **msg)
             return NULL;
         }
     }
+    h->req_cap = req_cap;
+    return harness_build(h, msg);
+}
+
+harness *harness_new_config(const config *c)
+{
+    harness *h = g_new0(harness, 1);
+    h->cfg = config_copy(c);
+    h->req_cap = 64;
+    char *msg = NULL;
+    h = harness_build(h, &msg);
+    cr_assert_not_null(h, "harness: %s", msg ? msg : "?");
+    return h;
+}
+
+static harness *harness_build(harness *h, char **msg)
+{
+    GError *err = NULL;
+    unsigned req_cap = h->req_cap;
     if (!core_params_from_config(h->cfg, &h->p, &err)) {
         *msg = g_strdup(err->message);
         g_error_free(err);
@@ -63,13 +88,17 @@ harness *harness_try_new(const char *const *sets, char **msg)
     cr_assert_not_null(h->mem);
     unsigned lq, lr;
     ideal_mem_port_latency(lat, &lq, &lr);
+    if (h->req_lat) {   /* another split of the round trip (run-ahead tests) */
+        lq = h->req_lat;
+        lr = lat - lq;
+    }
     for (unsigned i = 0; i < h->nsms; i++) {
         char name[64];
         g_snprintf(name, sizeof name, "sm%u->mem", i);
         des_port *req = des_port_new(h->e, name, sizeof(warp_mem_req), req_cap, des_cycles(&h->clk[0], lq),
                                      sm_actor(h->sms[i]), ideal_mem_actor(h->mem));
         g_snprintf(name, sizeof name, "mem->sm%u", i);
-        des_port *resp = des_port_new(h->e, name, sizeof(warp_mem_resp), sm_max_outstanding(h->sms[i]) + 1,
+        des_port *resp = des_port_new(h->e, name, sizeof(warp_mem_resp), ideal_mem_resp_capacity(lr),
                                       des_cycles(&h->clk[0], lr), ideal_mem_actor(h->mem), sm_actor(h->sms[i]));
         cr_assert(ideal_mem_connect(h->mem, req, resp));
         sm_connect_mem(h->sms[i], req, resp);
@@ -110,6 +139,32 @@ int harness_try_launch(harness *h, const char *text, const uint32_t grid[3], con
         *msg = g_strdup(err->message);
         g_error_free(err);
     }
+    return r;
+}
+
+int harness_launch_file(harness *h, const char *path, const uint32_t grid[3], const uint32_t block[3],
+                        const int64_t *args, unsigned nargs)
+{
+    GError *err = NULL;
+    cr_assert(h->nprog < 16);
+    isa_program *p = isa_program_load_file(path, &err);
+    cr_assert_not_null(p, "kernel: %s", err ? err->message : "?");
+    memimg *m = isa_program_new_memimg(p, (uint64_t)cfg_int(h->cfg, "sim.seed"), &err);
+    cr_assert_not_null(m, "memimg: %s", err ? err->message : "?");
+    h->prog[h->nprog] = p;
+    h->img[h->nprog] = m;
+    char nm[16];
+    g_snprintf(nm, sizeof nm, "k%u", h->nprog);
+    h->nprog++;
+    uint64_t params[ISA_MAX_PARAMS];
+    for (unsigned i = 0; i < nargs && i < ISA_MAX_PARAMS; i++)
+        params[i] = (uint64_t)args[i];
+    core_launch l = {.name = nm, .prog = p, .mem = m, .sm_first = -1, .sm_last = -1, .after = -1,
+                     .params = params, .nparams = nargs};
+    memcpy(l.grid, grid, sizeof l.grid);
+    memcpy(l.block, block, sizeof l.block);
+    int r = dispatcher_add_launch(h->d, &l, &err);
+    cr_assert(r >= 0, "launch: %s", err ? err->message : "?");
     return r;
 }
 

@@ -35,13 +35,22 @@ typedef struct harness {
     unsigned nprog;
     issue_rec *log;
     unsigned nlog, caplog;
+    unsigned req_cap;
+    unsigned req_lat;   /* 0: ideal_mem_port_latency's split */
 } harness;
 
 /* `sets`: NULL-terminated "key=value" overrides of the defaults, plus
- * "harness.req_cap=N" (request port capacity, default 64). Asserts on error. */
+ * "harness.req_cap=N" (request port capacity, default 64) and
+ * "harness.req_lat=N" (request port latency; the response port gets the rest
+ * of mem.ideal_latency). Asserts on error. */
 harness *harness_new(const char *const *sets);
 /* Same, but returns NULL and the message in *msg on a bad setting. */
 harness *harness_try_new(const char *const *sets, char **msg);
+/* Built from a whole configuration (copied), e.g. a scenario's sweep point. */
+harness *harness_new_config(const config *c);
+/* A launch of a kernel file with 64-bit arguments (scenario launches). */
+int harness_launch_file(harness *h, const char *path, const uint32_t grid[3], const uint32_t block[3],
+                        const int64_t *args, unsigned nargs);
 /* A 1-D launch of `text`; returns the launch index. */
 int harness_launch(harness *h, const char *text, uint32_t grid, uint32_t block, const uint64_t *params,
                    unsigned nparams, uint64_t start, int after);

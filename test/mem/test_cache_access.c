@@ -380,3 +380,30 @@ Test(cache_access, hit_promotes_by_n)
     cr_expect_eq(cache_stack_pos(c, 0x080), 3);
     cache_free(c);
 }
+
+Test(cache_access, victim_reports_its_fetcher)
+{
+    /* One line: A brought in by warp 3 at pc 40; B by warp 4 evicts it and
+     * reports who had fetched it (allocate-on-miss at the miss, on-fill at
+     * the fill). */
+    for (unsigned alloc = 0; alloc < 2; alloc++) {
+        cache_params p = small_params(1, 1);
+        p.alloc = (cache_alloc_policy)alloc;
+        cache *c = new_cache(&p);
+        cache_access a = load_of(0x000, 1, 3, 0);
+        a.pc = 40;
+        cr_expect_eq(cache_try_access(c, &a, 1).outcome, CACHE_MISS);
+        fill_and_take(c, 0x000, 2);
+        a = load_of(0x080, 2, 4, 0);
+        a.pc = 41;
+        cache_result r = cache_try_access(c, &a, 3);
+        cache_fill_result f = cache_fill(c, 0x080, 0, 4);
+        bool evicted = alloc == CACHE_ALLOC_ON_MISS ? r.evicted : f.evicted;
+        uint16_t warp = alloc == CACHE_ALLOC_ON_MISS ? r.victim_warp : f.victim_warp;
+        uint32_t pc = alloc == CACHE_ALLOC_ON_MISS ? r.victim_pc : f.victim_pc;
+        cr_expect(evicted, "alloc %u", alloc);
+        cr_expect_eq(warp, 3, "alloc %u", alloc);
+        cr_expect_eq(pc, 40, "alloc %u", alloc);
+        cache_free(c);
+    }
+}

@@ -1,0 +1,44 @@
+/* The LD/ST unit of one SM with its coalescer and L1D, as an actor.
+ *
+ * From the SM it takes warp_mem_req (one global memory warp instruction, the
+ * addresses of its active lanes) and answers warp_mem_resp when all of the
+ * instruction's data is back. In between, per core cycle:
+ *   - the unit holds one instruction and sends one of its coalesced line
+ *     accesses through the single L1 port (a hit is ready hit_latency later;
+ *     a miss takes an MSHR entry and queues a fill request; an L2-only load
+ *     or an atomic goes down uncached); an access refused by a reservation
+ *     failure replays next cycle with its cause counted, and the unit stays
+ *     busy: the next instruction waits (the LD/ST stall categories);
+ *   - one request leaves the miss queue for the request crossbar;
+ *   - one reply from the reply crossbar fills the L1 (or completes an
+ *     uncached access); the requesters it satisfies complete.
+ * Stores complete when the L1 has accepted them (fire-and-forget below). */
+#ifndef SIMTGRID_MEM_LDST_H
+#define SIMTGRID_MEM_LDST_H
+
+#include "mem/cache.h"
+#include "mem/coalesce.h"
+#include "simtgrid/des.h"
+#include "simtgrid/mempkt.h"
+#include "simtgrid/memport.h"
+
+/* Where a line goes: crossbar output (L2 slice) of an address. */
+typedef unsigned (*ldst_route_fn)(const void *ctx, uint64_t addr);
+
+typedef struct ldst ldst;
+
+/* `name` is the statistics block of the SM ("sm3"): counters go under
+ * "sm3.ldst" and "sm3.l1d". `max_pending` bounds the instructions in flight
+ * (the SM's response port capacity). */
+ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params *l1,
+               const coalesce_params *co, unsigned max_pending, ldst_route_fn route,
+               const void *route_ctx, const des_clock *core, stats *st);
+des_actor *ldst_actor(ldst *u);
+/* The SM side: requests in (sender: the SM) and responses out (receiver). */
+void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out);
+/* The memory side: requests down (to the request crossbar) and replies up. */
+void ldst_connect_mem(ldst *u, des_port *down, des_port *up);
+void ldst_finish(ldst *u, des_time end);
+void ldst_free(ldst *u);
+
+#endif

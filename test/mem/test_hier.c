@@ -1,0 +1,167 @@
+/* The memory pipeline end to end, with a scripted SM on the other side:
+ * LD/ST unit + L1D -> request crossbar -> L2 slice -> DRAM channel and back
+ * through the reply crossbar. Exact latencies worked out by hand.
+ *
+ * All clocks 1000 MHz (1 cycle = 1 tick). Ports: SM <-> LD/ST 1 cycle each
+ * way; into each crossbar 1 cycle; crossbar icnt.latency 4, 32 B flits, 8 B
+ * header, 1 flit per cycle (a read request is 1 flit, a 128 B reply 5);
+ * L2 <-> DRAM 1 cycle each way. L1 hit latency 20, L2 hit latency 30, DRAM
+ * simple timing: 100 with the row open, 300 otherwise (a closed bank too).
+ *
+ * A warp load of 32 consecutive words (one 128 B line) sent by the SM at T:
+ *   LD/ST takes it and accesses the L1 at T+1.
+ *   L1 hit: data at T+1+20 = T+21, response reaches the SM at T+22.
+ *   L1 miss: the fill request leaves the miss queue at T+2 (the queue is
+ *     drained before new accesses each cycle), reaches the crossbar at T+3,
+ *     is granted at once (1 flit: transfer ends T+4) and reaches the L2
+ *     slice at T+4+4 = T+8.
+ *   L2 hit: data at T+8+30 = T+38; the reply enters the reply crossbar at
+ *     T+39, its 5 flits end at T+44, it reaches the LD/ST at T+48, fills the
+ *     L1 and completes; the SM has the response at T+49.
+ *   L2 miss: the DRAM request leaves at T+9, reaches DRAM at T+10, closed
+ *     bank: done T+310, back at the L2 at T+311, which replies at once:
+ *     reply crossbar T+312..T+317, LD/ST at T+321, SM at T+322. */
+#include <criterion/criterion.h>
+
+#include "mem/dram_block.h"
+#include "mem/l2slice.h"
+#include "mem/ldst.h"
+#include "simtgrid/xbar.h"
+
+static des_clock clk[1] = {{"all", 1000000, 0}};
+
+typedef struct script {
+    des_port *req, *resp;
+    unsigned n, sent, got;
+    des_time send_at[8];
+    uint64_t line[8];       /* first address of the warp's 128 B */
+    uint8_t op[8];
+    des_time resp_at[8];
+} script;
+
+static void sm_main(des_actor *self, void *data)
+{
+    script *s = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        warp_mem_resp *r;
+        while ((r = des_port_peek(s->resp, now))) {
+            s->resp_at[r->tag] = now;
+            s->got++;
+            des_port_pop(s->resp, now);
+        }
+        while (s->sent < s->n && s->send_at[s->sent] <= now) {
+            warp_mem_req q = {.active = 0xFFFFFFFFu, .tag = s->sent, .op = s->op[s->sent], .size = 4};
+            for (unsigned l = 0; l < 32; l++)
+                q.addr[l] = s->line[s->sent] + 4 * l;
+            if (q.op == MEM_STORE)
+                q.flags = MEM_NO_REPLY;
+            cr_assert(des_port_try_send(s->req, &q, now));
+            s->sent++;
+        }
+        if (s->sent < s->n)
+            des_wake_at(self, s->send_at[s->sent]);
+        now = des_block(self);
+    }
+}
+
+static unsigned route0(const void *ctx, uint64_t addr)
+{
+    (void)ctx;
+    (void)addr;
+    return 0;
+}
+
+static des_engine *build(script **out)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    cr_assert_not_null(e);
+    static cache_params l1, l2;
+    cache_params_default(&l1, "l1d");
+    cache_params_default(&l2, "l2");
+    l1.hit_latency = 20;
+    l2.hit_latency = 30;
+    static coalesce_params co;
+    coalesce_params_default(&co);
+    static dram_params dp;
+    dram_params_default(&dp);
+    dp.timing = DRAM_TIMING_SIMPLE;
+    dp.channels = 1;
+    dp.row_hit_latency = 100;
+    dp.row_conflict_latency = 300;
+    dp.bus_bytes = 32;
+    static addrmap map;
+    char why[256];
+    cr_assert(addrmap_init(&map, &dp, why, sizeof why));
+    xbar_params xp = {.inputs = 1, .outputs = 1, .flit_bytes = 32, .flits_per_cycle = 1, .header_bytes = 8,
+                      .latency = 4, .input_buffer = 8, .output_buffer = 8, .arbiter = XBAR_RR,
+                      .iterations = 1, .seed = 1};
+    static script s;
+    des_actor *sm = des_actor_new(e, "sm0", sm_main, &s);
+    ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], NULL);
+    xbar *rq = xbar_new(e, "req", &xp, &clk[0], NULL);
+    xbar *rp = xbar_new(e, "rep", &xp, &clk[0], NULL);
+    l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
+    dram_block *d = dram_block_new(e, "dram0", &dp, &map, 0, 1, &clk[0], NULL);
+    s.req = des_port_new(e, "q", sizeof(warp_mem_req), 2, 1, sm, ldst_actor(u));
+    s.resp = des_port_new(e, "r", sizeof(warp_mem_resp), 8, 1, ldst_actor(u), sm);
+    ldst_connect_sm(u, s.req, s.resp);
+    ldst_connect_mem(u, xbar_input_port(rq, 0, ldst_actor(u), 1), xbar_output_port(rp, 0, ldst_actor(u)));
+    l2slice_connect_xbar(l, xbar_output_port(rq, 0, l2slice_actor(l)), xbar_input_port(rp, 0, l2slice_actor(l), 1));
+    l2slice_connect_dram(l, dram_block_input(d, 0, l2slice_actor(l), 1), dram_block_output(d, 0, l2slice_actor(l), 1));
+    *out = &s;
+    return e;
+}
+
+static void plan(script *s, unsigned n, const des_time *at, const uint64_t *line, const uint8_t *op)
+{
+    s->n = n;
+    for (unsigned i = 0; i < n; i++) {
+        s->send_at[i] = at[i];
+        s->line[i] = line[i];
+        s->op[i] = op ? op[i] : MEM_LOAD;
+    }
+}
+
+Test(hier, dram_miss_then_l1_hit)
+{
+    /* Load A at 0 misses everywhere: SM has it at 322. Load A again at 400:
+     * an L1 hit, at 422. */
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 400}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    cr_assert_eq(s->resp_at[0], 322);
+    cr_assert_eq(s->resp_at[1], 422);
+}
+
+Test(hier, l1_miss_that_hits_the_l2)
+{
+    /* Load A at 0 (322, above). A store to A at 400 is write-evict in the
+     * L1 (the line is invalidated, the write goes down; no response). Load A
+     * at 800: L1 miss, L2 hit (the L2 wrote the line back in place): 849. */
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 3, (des_time[]){0, 400, 800}, (uint64_t[]){0x1000, 0x1000, 0x1000},
+         (uint8_t[]){MEM_LOAD, MEM_STORE, MEM_LOAD});
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    cr_assert_eq(s->resp_at[0], 322);
+    cr_assert_eq(s->resp_at[2], 849);
+}
+
+Test(hier, second_line_of_an_open_row_is_a_row_hit)
+{
+    /* Load A (line 0x1000) at 0: 322. Load B (0x1080, same DRAM row) at 400:
+     * misses L1 and L2 like A but the row is open: DRAM takes 100, not 300,
+     * so the SM has it at 400 + 322 - 200 = 522. */
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 400}, (uint64_t[]){0x1000, 0x1080}, NULL);
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    cr_assert_eq(s->resp_at[0], 322);
+    cr_assert_eq(s->resp_at[1], 522);
+}
