@@ -14,7 +14,7 @@ cache *cache_new(const cache_params *p)
     if (!c)
         return NULL;
     c->p = *p;
-    char why[8];
+    char why[8];  /* cannot fail: cache_params_check ran the same check */
     set_index_init(&c->index, p->index, p->sets, p->line_bytes, p->index_prime_factor, why,
                    sizeof why);
     c->line_shift = (unsigned)__builtin_ctz(p->line_bytes);

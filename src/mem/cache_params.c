@@ -121,12 +121,14 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
         FAIL("sets", "expected 1 to 65536 sets, got %u", p->sets);
     if ((unsigned)p->index >= SET_INDEX_COUNT)
         FAIL("index", "expected linear, xor, prime, fermi, fup or poly");
+    if (p->index == SET_INDEX_PRIME && p->index_prime_factor < 1)
+        FAIL("index_prime_factor", "expected a displacement factor of at least 1, got %u",
+             p->index_prime_factor);
     set_index ix;
     char ix_why[160];
     if (!set_index_init(&ix, p->index, p->sets, p->line_bytes, p->index_prime_factor, ix_why,
                         sizeof ix_why))
-        FAIL(p->index == SET_INDEX_PRIME && p->index_prime_factor < 1 ? "index_prime_factor" : "sets",
-             "%s", ix_why);
+        FAIL("sets", "%s", ix_why);  /* the line size was checked above: the set count is wrong */
     if ((unsigned)p->replace >= REPLACE_COUNT)
         FAIL("replace", "expected lru, dip or rrip");
     if (p->insert_pos >= p->ways)
