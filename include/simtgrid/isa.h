@@ -298,7 +298,8 @@ static inline uint32_t isa_lane_next_pc(const isa_exec_out *o, uint32_t pc, unsi
  * warp_size consecutive threads, a PDOM reconvergence stack per warp, CTA
  * barriers (a barrier releases when every unfinished warp waits at one), CTAs
  * one after another. Used to check kernels' results and by tests. Fails
- * with ISA_ERROR_RUN on a shared-memory fault or after max_warp_insts. */
+ * with ISA_ERROR_RUN on a shared-memory fault or after max_warp_insts.
+ * `st` (may be NULL) is overwritten with this launch's counts. */
 typedef struct isa_run_stats {
     uint64_t warp_insts;   /* issues */
     uint64_t thread_insts; /* executed lanes summed over issues */

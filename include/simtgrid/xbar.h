@@ -35,6 +35,8 @@ typedef struct xbar_params {
     enum xbar_arbiter arbiter;
     unsigned iterations;        /* iSLIP / PIM matching iterations */
     uint64_t seed;              /* PIM's random choices */
+    unsigned dst_group;         /* a packet goes to output dst / dst_group (0 or 1: dst);
+                                 * the reply network of a chip with clusters of SMs */
 } xbar_params;
 
 typedef struct xbar xbar;

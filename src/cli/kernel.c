@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "simtgrid/gen.h"
 #include "simtgrid/isa.h"
 
 int cli_kernel(int argc, char **argv)
@@ -27,10 +28,54 @@ int cli_kernel(int argc, char **argv)
     return 0;
 }
 
+/* simtgrid gen PROFILE -o KERNEL.sasm [--seed N]: the kernel is written only
+ * when the profile is valid and the text loads as a kernel, so an error
+ * leaves no file behind. */
 int cli_gen(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "simtgrid gen: the generator is not in this build yet\n");
-    return 2;
+    const char *profile = NULL, *out = NULL, *seed_text = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-o") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed_text = argv[++i];
+        else if (argv[i][0] != '-' && !profile)
+            profile = argv[i];
+        else
+            profile = out = NULL, i = argc;
+    }
+    if (!profile || !out) {
+        fprintf(stderr, "usage: simtgrid gen PROFILE.ini -o KERNEL.sasm [--seed N]\n");
+        return 2;
+    }
+    guint64 seed = 0;
+    GError *err = NULL;
+    if (seed_text && !g_ascii_string_to_unsigned(seed_text, 10, 0, G_MAXUINT64, &seed, &err)) {
+        fprintf(stderr, "simtgrid gen: --seed: expected an unsigned integer, got '%s'\n", seed_text);
+        g_clear_error(&err);
+        return 2;
+    }
+    gen_profile *p = gen_profile_load(profile, &err);
+    if (!p) {
+        fprintf(stderr, "simtgrid: %s\n", err->message);
+        g_error_free(err);
+        return 2;
+    }
+    char *text = gen_kernel_text(p, seed_text ? seed : gen_profile_seed(p));
+    gen_profile_free(p);
+    int rc = 0;
+    isa_program *k = isa_program_parse(text, out, &err);
+    if (!k) {
+        /* A bug in the generator, not in the profile. */
+        fprintf(stderr, "simtgrid gen: internal error: the generated kernel does not load: %s\n",
+                err->message);
+        rc = 1;
+    } else if (!g_file_set_contents(out, text, -1, &err)) {
+        fprintf(stderr, "simtgrid gen: cannot write '%s' (%s)\n", out, err->message);
+        rc = 2;
+    }
+    g_clear_error(&err);
+    isa_program_free(k);
+    g_free(text);
+    return rc;
 }

@@ -113,7 +113,8 @@ typedef struct sm_sched_state {
     sched s;
     uint64_t port_free;                 /* first cycle the issue port is free */
     unsigned cur_threads;               /* threads of the issue in progress (W category) */
-    uint8_t lanes_ring[64];             /* active lanes per upcoming cycle (index cycle % 64) */
+    uint16_t lanes_ring[64];            /* active lanes per upcoming cycle (index cycle % 64):
+                                           up to issue_width x simd_width = 256 */
     /* the last simulated idle cycle, replicated over skipped cycles */
     uint8_t snap_stall;                 /* STALL_* */
     uint8_t snap_wcat;                  /* 0 idle, 1 mem, 2 stall */

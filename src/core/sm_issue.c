@@ -253,7 +253,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
             uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
             lanes = (unsigned)__builtin_popcount(w->active & chunk);
         }
-        st->lanes_ring[(k + ps) % 64] += (uint8_t)lanes;
+        st->lanes_ring[(k + ps) % 64] += (uint16_t)lanes;
     }
     s->thread_insts += nthreads;
     s->class_count[in->cls]++;

@@ -19,7 +19,10 @@ unsigned sm_wcat_bucket(const sm *s, unsigned threads)
 {
     if (!threads)
         return 0;
-    unsigned b = (threads - 1) * WCAT_BUCKETS / s->p.warp_size;
+    /* bin b holds b*ws/8 + 1 .. (b+1)*ws/8 threads (register_categories),
+     * so b = ceil(8 t / ws) - 1; also right when ws is not a multiple of 8 */
+    unsigned ws = s->p.warp_size;
+    unsigned b = (threads * WCAT_BUCKETS + ws - 1) / ws - 1;
     return b < WCAT_BUCKETS ? b : WCAT_BUCKETS - 1;
 }
 
@@ -43,7 +46,7 @@ static void fu_hist_init(stats_hist *h, unsigned width)
 void sm_account_issue_cycle(sm *s, unsigned sc, uint64_t cycle)
 {
     sm_sched_state *q = &s->sc[sc];
-    uint8_t lanes = q->lanes_ring[cycle % 64];
+    unsigned lanes = q->lanes_ring[cycle % 64];
     q->lanes_ring[cycle % 64] = 0;
     stats_hist_add(&q->st.fu_lanes, lanes);
     q->st.issue_cycles++;
@@ -65,7 +68,7 @@ static uint8_t stall_of(uint8_t worst)
 void sm_account_idle_cycle(sm *s, unsigned sc, uint64_t cycle, uint8_t worst)
 {
     sm_sched_state *q = &s->sc[sc];
-    uint8_t lanes = q->lanes_ring[cycle % 64];
+    unsigned lanes = q->lanes_ring[cycle % 64];
     q->lanes_ring[cycle % 64] = 0;
     stats_hist_add(&q->st.fu_lanes, lanes);
     q->snap_stall = stall_of(worst);

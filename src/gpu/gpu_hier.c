@@ -5,7 +5,8 @@
  *
  * Port latencies, each in its sender's clock: SM -> LD/ST 1 core cycle and
  * back 1; LD/ST and slices into a crossbar 1 interconnect cycle (the
- * crossbar adds its own icnt.latency); slice <-> DRAM 1 cycle each way. */
+ * crossbar adds its own icnt.latency); slice <-> DRAM dram.link_latency
+ * DRAM cycles each way (1 by default). */
 #include <string.h>
 
 #include "gpu/gpu_internal.h"
@@ -15,6 +16,7 @@
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
 #include "simtgrid/memport.h"
+#include "simtgrid/cluster.h"
 #include "simtgrid/xbar.h"
 
 struct gpu_hier {
@@ -28,7 +30,8 @@ struct gpu_hier {
     l2slice **l2;
     dram_block **dram;
     xbar *req, *rep;
-    unsigned nsms;
+    noc_cluster **clusters;   /* NULL with one SM per crossbar port */
+    unsigned nsms, nclusters;
 };
 
 /* Crossbar output (slice) of an address: its partition from the DRAM
@@ -67,13 +70,30 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
     const des_clock *core = &g->clk[CLK_CORE], *icnt = &g->clk[CLK_ICNT], *l2c = &g->clk[CLK_L2],
                     *dram = &g->clk[CLK_DRAM];
 
+    /* Clusters: k SMs share a port of each crossbar through a cluster
+     * actor; replies are routed to SM / k. */
+    unsigned k = (unsigned)cfg_int(g->cfg, "gpu.sms_per_cluster");
+    h->nclusters = k > 1 ? (g->nsms + k - 1) / k : g->nsms;
     xbar_params rq = h->xp, rp = h->xp;
-    rq.inputs = g->nsms;
+    rq.inputs = h->nclusters;
     rq.outputs = nslices;
     rp.inputs = nslices;
-    rp.outputs = g->nsms;
+    rp.outputs = h->nclusters;
+    rp.dst_group = k;
     h->req = xbar_new(e, "icnt.req", &rq, icnt, g->st);
     h->rep = xbar_new(e, "icnt.reply", &rp, icnt, g->st);
+    if (k > 1) {
+        h->clusters = g_new0(noc_cluster *, h->nclusters);
+        for (unsigned c = 0; c < h->nclusters; c++) {
+            char name[32];
+            snprintf(name, sizeof name, "cluster%u", c);
+            unsigned first = c * k, n = MIN(k, g->nsms - first);
+            noc_cluster *cl = noc_cluster_new(e, name, first, n, icnt, g->st);
+            h->clusters[c] = cl;
+            noc_cluster_connect(cl, xbar_input_port(h->req, c, noc_cluster_actor(cl), 1),
+                                xbar_output_port(h->rep, c, noc_cluster_actor(cl)));
+        }
+    }
 
     h->units = g_new0(ldst *, g->nsms);
     for (unsigned i = 0; i < g->nsms; i++) {
@@ -90,10 +110,18 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
                                    sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
         ldst_connect_sm(u, q, r);
-        ldst_connect_mem(u, xbar_input_port(h->req, i, ldst_actor(u), 1), xbar_output_port(h->rep, i, ldst_actor(u)));
+        if (h->clusters) {
+            noc_cluster *cl = h->clusters[i / k];
+            ldst_connect_mem(u, noc_cluster_sm_input(cl, i % k, ldst_actor(u), h->xp.input_buffer),
+                             noc_cluster_sm_output(cl, i % k, ldst_actor(u), h->xp.output_buffer));
+        } else {
+            ldst_connect_mem(u, xbar_input_port(h->req, i, ldst_actor(u), 1),
+                             xbar_output_port(h->rep, i, ldst_actor(u)));
+        }
     }
 
     unsigned atomic_lat = (unsigned)cfg_int(g->cfg, "l2.atomic_latency");
+    unsigned link = (unsigned)cfg_int(g->cfg, "dram.link_latency");
     h->l2 = g_new0(l2slice *, nslices);
     h->dram = g_new0(dram_block *, h->parts);
     for (unsigned p = 0; p < h->parts; p++) {
@@ -107,8 +135,8 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
             h->l2[k] = l;
             l2slice_connect_xbar(l, xbar_output_port(h->req, k, l2slice_actor(l)),
                                  xbar_input_port(h->rep, k, l2slice_actor(l), 1));
-            des_port *down = dram_block_input(h->dram[p], s, l2slice_actor(l), 1);
-            des_port *up = dram_block_output(h->dram[p], s, l2slice_actor(l), 1);
+            des_port *down = dram_block_input(h->dram[p], s, l2slice_actor(l), link);
+            des_port *up = dram_block_output(h->dram[p], s, l2slice_actor(l), link);
             l2slice_connect_dram(l, down, up);
         }
     }
@@ -132,9 +160,28 @@ void gpu_hier_finish(gpu_hier *h, des_time end)
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / b : 0; }
 
+/* Mean of derived `name` over the blocks `prefix`0..n-1 that have it. */
+static double mean_derived(const stats *st, const char *prefix, unsigned n, const char *name)
+{
+    double sum = 0;
+    unsigned k = 0;
+    for (unsigned i = 0; i < n; i++) {
+        char block[48];
+        double v;
+        snprintf(block, sizeof block, prefix, i);
+        if (stats_get_derived(st, block, name, &v) && v == v) {
+            sum += v;
+            k++;
+        }
+    }
+    return k ? sum / k : 0;
+}
+
 void gpu_hier_summary(const gpu *g, FILE *f)
 {
     const stats *st = g->st;
+    const gpu_hier *h = g->hier;
+    unsigned nslices = h->parts * h->slices;
     uint64_t h1 = stats_sum(st, "sm*.l1d", "hits"), m1 = stats_sum(st, "sm*.l1d", "misses"),
              r1 = stats_sum(st, "sm*.l1d", "hits_reserved");
     uint64_t h2 = stats_sum(st, "l2s*", "hits"), m2 = stats_sum(st, "l2s*", "misses"),
@@ -143,19 +190,38 @@ void gpu_hier_summary(const gpu *g, FILE *f)
              rc = stats_sum(st, "dram*", "row_conflicts");
     uint64_t rd = stats_sum(st, "dram*", "bytes_read"), wr = stats_sum(st, "dram*", "bytes_written");
     uint64_t fails = stats_sum(st, "sm*.l1d", "reservation_fails");
-    fprintf(f, "  L1D: %" G_GUINT64_FORMAT " load accesses, hit rate %.1f%% (%.1f%% pending hits), "
-               "%" G_GUINT64_FORMAT " reservation failures\n",
-            h1 + m1 + r1, 100 * ratio(h1, h1 + m1 + r1), 100 * ratio(r1, h1 + m1 + r1), fails);
-    fprintf(f, "  L2: %" G_GUINT64_FORMAT " load accesses, hit rate %.1f%%\n", h2 + m2 + r2,
-            100 * ratio(h2, h2 + m2 + r2));
+    uint64_t refused = stats_sum(st, "sm*.ldst", "refused_accesses");
+    fprintf(f, "  L1D: %" G_GUINT64_FORMAT " load accesses, hit rate %.1f%% (%.1f%% pending hits); "
+               "%" G_GUINT64_FORMAT " accesses refused (MSHR %" G_GUINT64_FORMAT ", merge limit %" G_GUINT64_FORMAT
+               ", miss queue %" G_GUINT64_FORMAT ", set reserved %" G_GUINT64_FORMAT "), %" G_GUINT64_FORMAT
+               " refused attempts\n",
+            h1 + m1 + r1, 100 * ratio(h1, h1 + m1 + r1), 100 * ratio(r1, h1 + m1 + r1), refused,
+            stats_sum(st, "sm*.ldst", "refused_mshr_full"), stats_sum(st, "sm*.ldst", "refused_mshr_merge_limit"),
+            stats_sum(st, "sm*.ldst", "refused_miss_queue_full"),
+            stats_sum(st, "sm*.ldst", "refused_set_all_reserved"), fails);
+    fprintf(f, "  LD/ST stalls (core cycles, all SMs): MSHR %" G_GUINT64_FORMAT ", interconnect %" G_GUINT64_FORMAT
+               ", set reserved %" G_GUINT64_FORMAT "; load latency %.1f cycles, below the L1 %.1f\n",
+            stats_sum(st, "sm*.ldst", "stall_mshr"), stats_sum(st, "sm*.ldst", "stall_icnt"),
+            stats_sum(st, "sm*.ldst", "stall_set_reserved"), mean_derived(st, "sm%u.ldst", h->nsms, "mean_load_latency"),
+            mean_derived(st, "sm%u.ldst", h->nsms, "mean_miss_latency"));
+    fprintf(f, "  L2: %" G_GUINT64_FORMAT " load accesses, hit rate %.1f%%, %" G_GUINT64_FORMAT
+               " refused attempts; latency %.1f L2 cycles, below the L2 %.1f\n",
+            h2 + m2 + r2, 100 * ratio(h2, h2 + m2 + r2), stats_sum(st, "l2s*", "reservation_fails"),
+            mean_derived(st, "l2s%u", nslices, "mean_load_latency"),
+            mean_derived(st, "l2s%u", nslices, "mean_miss_latency"));
     double us = g->end / (double)des_ticks_per_us_of(g->engine);
-    fprintf(f, "  DRAM: row-buffer hit rate %.1f%%, %.1f MB read, %.1f MB written, %.1f GB/s\n",
-            100 * ratio(rh, rh + rm + rc), rd / 1e6, wr / 1e6, us > 0 ? (rd + wr) / us / 1e3 : 0);
-    double u;
-    if (stats_get_derived(st, "icnt.req", "utilisation", &u))
-        fprintf(f, "  crossbar: request utilisation %.1f%%", 100 * u);
-    if (stats_get_derived(st, "icnt.reply", "utilisation", &u))
-        fprintf(f, ", reply utilisation %.1f%%\n", 100 * u);
+    /* Peak: every channel's bus moving bus_bytes each DRAM clock. */
+    double peak = h->parts * (double)h->dp.bus_bytes * g->clk[CLK_DRAM].khz / 1e6;   /* GB/s */
+    double bw = us > 0 ? (rd + wr) / us / 1e3 : 0;
+    fprintf(f, "  DRAM: row-buffer hit rate %.1f%%, %.1f MB read, %.1f MB written, %.1f GB/s of %.1f peak "
+               "(%.1f%%), bus busy %.1f%%\n",
+            100 * ratio(rh, rh + rm + rc), rd / 1e6, wr / 1e6, bw, peak, peak > 0 ? 100 * bw / peak : 0,
+            100 * mean_derived(st, "dram%u", h->parts, "bus_utilisation"));
+    double u, q;
+    if (stats_get_derived(st, "icnt.req", "utilisation", &u) && stats_get_derived(st, "icnt.req", "mean_queue_delay", &q))
+        fprintf(f, "  crossbar: request utilisation %.1f%%, queueing %.1f cycles", 100 * u, q);
+    if (stats_get_derived(st, "icnt.reply", "utilisation", &u) && stats_get_derived(st, "icnt.reply", "mean_queue_delay", &q))
+        fprintf(f, "; reply utilisation %.1f%%, queueing %.1f cycles\n", 100 * u, q);
 }
 
 void gpu_hier_free(gpu_hier *h)
@@ -168,6 +234,10 @@ void gpu_hier_free(gpu_hier *h)
         l2slice_free(h->l2[k]);
     for (unsigned p = 0; p < h->parts; p++)
         dram_block_free(h->dram[p]);
+    if (h->clusters)
+        for (unsigned c = 0; c < h->nclusters; c++)
+            noc_cluster_free(h->clusters[c]);
+    g_free(h->clusters);
     g_free(h->units);
     g_free(h->l2);
     g_free(h->dram);

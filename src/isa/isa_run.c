@@ -116,8 +116,9 @@ static bool run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, GErr
 
 bool isa_run_launch(const isa_launch *l, uint64_t max_warp_insts, isa_run_stats *st, GError **err)
 {
-    isa_run_stats local = {0};
+    isa_run_stats local;
     if (!st) st = &local;
+    *st = (isa_run_stats){0};   /* the caller's struct is an output, never an accumulator */
     uint64_t n = isa_launch_ncta(l);
     isa_cta *c = isa_cta_new(l, 0);
     bool ok = true;

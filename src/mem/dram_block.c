@@ -54,7 +54,9 @@ des_port *dram_block_input(dram_block *d, unsigned i, des_actor *sender, unsigne
 {
     char name[96];
     snprintf(name, sizeof name, "%s.in%u", d->name, i);
-    d->in[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 4, des_cycles(d->clk, latency), sender,
+    /* A link of `latency` cycles moves one packet per cycle: it holds up to
+     * `latency` in flight besides the controller's own buffering. */
+    d->in[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 3 + latency, des_cycles(d->clk, latency), sender,
                             d->actor);
     return d->in[i];
 }
@@ -63,7 +65,7 @@ des_port *dram_block_output(dram_block *d, unsigned i, des_actor *receiver, unsi
 {
     char name[96];
     snprintf(name, sizeof name, "%s.out%u", d->name, i);
-    d->out[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 16, des_cycles(d->clk, latency),
+    d->out[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 15 + latency, des_cycles(d->clk, latency),
                              d->actor, receiver);
     return d->out[i];
 }

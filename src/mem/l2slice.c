@@ -7,6 +7,7 @@
 
 typedef struct l2_req {
     mem_pkt pkt;         /* the request, echoed as the reply */
+    uint64_t arrived;    /* L2 cycle the slice accepted it */
     int next_free;
 } l2_req;
 
@@ -29,6 +30,11 @@ struct l2slice {
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
     GQueue *replies;        /* slot + 1, ready to go back */
     uint64_t replies_sent, stores, atomics, fill_stalls;
+    stats_hist latency, dram_latency;
+    /* A refused request waits, without retrying, until the cache changes (a
+     * fill, a requester leaving the MSHRs, a miss-queue slot freed). */
+    bool blocked, changed;
+    stats *st;
 };
 
 static void l2_main(des_actor *self, void *data);
@@ -47,6 +53,9 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     s->free_head = -1;
     s->timed = g_array_new(FALSE, FALSE, sizeof(l2_ev));
     s->replies = g_queue_new();
+    s->st = st;
+    stats_hist_init_log2(&s->latency, 16);
+    stats_hist_init_log2(&s->dram_latency, 16);
     if (st) {
         cache_register_stats(s->c, st, name);
         stats_counter(st, name, "replies", "packets", "replies sent to SMs", &s->replies_sent);
@@ -54,6 +63,11 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
         stats_counter(st, name, "atomic_requests", "packets", "atomics executed here", &s->atomics);
         stats_counter(st, name, "fill_stalls", "cycles",
                       "cycles a DRAM fill waited for room for its dirty victim", &s->fill_stalls);
+        stats_histogram(st, name, "load_latency", "cycles",
+                        "L2 cycles from accepting a load or atomic to sending its reply", &s->latency);
+        stats_histogram(st, name, "miss_latency", "cycles",
+                        "L2 cycles from a request leaving for DRAM to its data coming back",
+                        &s->dram_latency);
     }
     s->actor = des_actor_new(e, name, l2_main, s);
     return s;
@@ -73,7 +87,16 @@ void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in)
     s->dram_in = dram_in;
 }
 
-void l2slice_finish(l2slice *s, des_time end) { cache_finish(s->c, end / s->clk->period); }
+void l2slice_finish(l2slice *s, des_time end)
+{
+    cache_finish(s->c, end / s->clk->period);
+    if (s->st) {
+        stats_derived(s->st, s->name, "mean_load_latency", "cycles", "mean of load_latency",
+                      stats_hist_mean(&s->latency));
+        stats_derived(s->st, s->name, "mean_miss_latency", "cycles", "mean of miss_latency",
+                      stats_hist_mean(&s->dram_latency));
+    }
+}
 
 void l2slice_free(l2slice *s)
 {
@@ -165,6 +188,7 @@ static void take_dram_reply(l2slice *s, uint64_t c, des_time t)
     mem_pkt *m = des_port_peek(s->dram_in, t);
     if (!m)
         return;
+    uint64_t sent = m->born / s->clk->period;
     if (m->flags & MEM_L2_ONLY) {   /* an uncached request: straight back */
         data_ready(s, m->id, c);
     } else {
@@ -173,7 +197,9 @@ static void take_dram_reply(l2slice *s, uint64_t c, des_time t)
             s->fill_stalls++;
             return;
         }
+        s->changed = true;
     }
+    stats_hist_add(&s->dram_latency, c >= sent ? c - sent : 0);
     des_port_pop(s->dram_in, t);
 }
 
@@ -191,6 +217,8 @@ static void send_replies(l2slice *s, des_time t)
             return;
         g_queue_pop_head(s->replies);
         s->replies_sent++;
+        uint64_t c = t / s->clk->period;
+        stats_hist_add(&s->latency, c >= r->arrived ? c - r->arrived : 0);
         r->next_free = s->free_head;
         s->free_head = (int)slot;
     }
@@ -211,8 +239,10 @@ static void send_dram(l2slice *s, des_time t)
         m.op = MEM_STORE;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
     }
-    if (des_port_try_send(s->dram_out, &m, t))
+    if (des_port_try_send(s->dram_out, &m, t)) {
         cache_missq_pop(s->c);
+        s->changed = true;
+    }
 }
 
 static void take_request(l2slice *s, uint64_t c, des_time t)
@@ -226,10 +256,13 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     uint32_t slot = 0;
     if (!store) {
         slot = slot_get(s, m);
+        g_array_index(s->reqs, l2_req, slot).arrived = c;
         a.requester = slot;
     }
     cache_result r = cache_try_access(s->c, &a, c);
-    if (r.outcome == CACHE_FAIL) {   /* replay next cycle */
+    s->blocked = r.outcome == CACHE_FAIL;
+    s->changed = false;
+    if (r.outcome == CACHE_FAIL) {   /* replay once the cache has changed */
         if (!store) {
             g_array_index(s->reqs, l2_req, slot).next_free = s->free_head;
             s->free_head = (int)slot;
@@ -248,6 +281,20 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     des_port_pop(s->req_in, t);
 }
 
+/* True when `p` has room for a send next cycle. Otherwise a send refused
+ * now (it must be: no room next cycle means none now) registers this actor
+ * to be woken when a slot frees: a port wakes its sender only after a
+ * refusal, so without one a block with queued requests would sleep forever. */
+static bool room_next_cycle(des_port *p, des_time t, des_time period)
+{
+    if (des_port_space(p, t + period) > 0)
+        return true;
+    mem_pkt none = {0};
+    if (des_port_try_send(p, &none, t))
+        g_error("%s: a port with no room next cycle took a message", des_port_name(p));
+    return false;
+}
+
 static void l2_main(des_actor *self, void *data)
 {
     l2slice *s = data;
@@ -264,17 +311,20 @@ static void l2_main(des_actor *self, void *data)
         take_dram_reply(s, c, t);
         mshr_requester rq;
         uint64_t line;
-        while (cache_pop_ready(s->c, &rq, &line, c))
+        while (cache_pop_ready(s->c, &rq, &line, c)) {
             data_ready(s, rq.id, c);
+            s->changed = true;
+        }
         uint32_t slot;
         while (timed_pop_due(s, c, &slot))
             g_queue_push_tail(s->replies, GUINT_TO_POINTER(slot + 1));
         send_replies(s, t);
         send_dram(s, t);
-        take_request(s, c, t);
+        if (!s->blocked || s->changed)
+            take_request(s, c, t);
         des_count_events(s->engine, 1);
-        bool again = des_port_next(s->dram_in) <= t || des_port_next(s->req_in) <= t ||
-                     (cache_missq_head(s->c) && des_port_space(s->dram_out, t + period) > 0);
+        bool again = des_port_next(s->dram_in) <= t || (des_port_next(s->req_in) <= t && !s->blocked) ||
+                     (cache_missq_head(s->c) && room_next_cycle(s->dram_out, t, period));
         if (again)
             des_wake_at(self, t + period);
         else if (s->timed->len)

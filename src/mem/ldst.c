@@ -40,13 +40,22 @@ struct ldst {
     warp_mem_req req;
     coalesce_access acc[COALESCE_MAX_ACCESSES];
     unsigned nacc, next;
+    /* A refused access waits, without retrying, until the L1 changes (a
+     * fill, a requester leaving the MSHRs, a miss-queue slot freed): until
+     * then every retry would fail the same way. The cycles skipped are still
+     * counted in busy_cycles and the stall category of `stall_cause`. */
+    bool stalled, changed, cur_refused;
+    cache_fail stall_cause;
+    uint64_t stall_last;    /* last core cycle already counted */
     /* Hits in flight (constant latency: a FIFO). */
     hit_ev *hits;
     unsigned hhead, hcount, hcap;
     /* Responses the SM port refused (it is sized so this stays empty). */
     GQueue *resp_wait;
     uint64_t busy_cycles, stall_coal, stall_mshr, stall_icnt, stall_set, fill_stalls;
-    stats_hist latency;
+    uint64_t refused[CACHE_FAIL_COUNT];   /* accesses refused at least once, by first cause */
+    uint64_t refused_all;
+    stats_hist latency, round_trip;
 };
 
 static void ldst_main(des_actor *self, void *data);
@@ -76,6 +85,7 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
     u->resp_wait = g_queue_new();
     coalesce_stats_init(&u->cst);
     stats_hist_init_log2(&u->latency, 16);
+    stats_hist_init_log2(&u->round_trip, 16);
     if (st) {
         cache_register_stats(u->l1, st, u->l1name);
         coalesce_register_stats(&u->cst, st, u->name);
@@ -92,6 +102,18 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
                       "cycles a fill could not be installed (no room for its dirty victim)", &u->fill_stalls);
         stats_histogram(st, u->name, "load_latency", "cycles",
                         "core cycles from a load entering the unit to its last data", &u->latency);
+        stats_histogram(st, u->name, "miss_latency", "cycles",
+                        "core cycles from a request leaving the L1 miss queue to its reply "
+                        "(L2 hits and misses: the latency below the L1)", &u->round_trip);
+        stats_counter(st, u->name, "refused_accesses", "accesses",
+                      "accesses refused by the L1 at least once (each counted once; the L1's "
+                      "reservation_fails counts every refused attempt)", &u->refused_all);
+        static const char *const names[CACHE_FAIL_COUNT] = {
+            NULL, "refused_set_all_reserved", "refused_mshr_full", "refused_mshr_merge_limit",
+            "refused_miss_queue_full"};
+        for (unsigned f = 1; f < CACHE_FAIL_COUNT; f++)
+            stats_counter(st, u->name, names[f], "accesses",
+                          "accesses whose first refusal had this cause", &u->refused[f]);
     }
     u->actor = des_actor_new(e, u->name, ldst_main, u);
     return u;
@@ -111,9 +133,30 @@ void ldst_connect_mem(ldst *u, des_port *down, des_port *up)
     u->up = up;
 }
 
+static void count_stall(ldst *u, uint64_t cycles)
+{
+    u->busy_cycles += cycles;
+    if (u->stall_cause == CACHE_FAIL_MSHR_FULL || u->stall_cause == CACHE_FAIL_MSHR_MERGE_LIMIT)
+        u->stall_mshr += cycles;
+    else if (u->stall_cause == CACHE_FAIL_MISS_QUEUE_FULL)
+        u->stall_icnt += cycles;
+    else
+        u->stall_set += cycles;
+}
+
 void ldst_finish(ldst *u, des_time end)
 {
-    cache_finish(u->l1, end / u->clk->period);
+    uint64_t c = end / u->clk->period;
+    if (u->stalled && c > u->stall_last + 1)
+        count_stall(u, c - u->stall_last - 1);
+    u->stall_last = c;
+    cache_finish(u->l1, c);
+    if (u->st) {
+        stats_derived(u->st, u->name, "mean_load_latency", "cycles", "mean of load_latency",
+                      stats_hist_mean(&u->latency));
+        stats_derived(u->st, u->name, "mean_miss_latency", "cycles", "mean of miss_latency",
+                      stats_hist_mean(&u->round_trip));
+    }
 }
 
 void ldst_free(ldst *u)
@@ -185,6 +228,7 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->cur = slot;
     u->next = 0;
     u->busy = true;
+    u->cur_refused = false;
     if (u->nacc == 0) {
         u->busy = false;
         in->remaining = 1;
@@ -200,17 +244,25 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
                        .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
                        .flags = u->req.flags};
+    if (u->stalled && c > u->stall_last + 1)
+        count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
-    u->busy_cycles++;
+    u->stalled = false;
     if (r.outcome == CACHE_FAIL) {
-        if (r.fail == CACHE_FAIL_MSHR_FULL || r.fail == CACHE_FAIL_MSHR_MERGE_LIMIT)
-            u->stall_mshr++;
-        else if (r.fail == CACHE_FAIL_MISS_QUEUE_FULL)
-            u->stall_icnt++;
-        else
-            u->stall_set++;
+        if (!u->cur_refused) {
+            u->cur_refused = true;
+            u->refused_all++;
+            u->refused[r.fail]++;
+        }
+        u->stalled = true;
+        u->changed = false;
+        u->stall_cause = r.fail;
+        u->stall_last = c;
+        count_stall(u, 1);
         return;
     }
+    u->busy_cycles++;
+    u->cur_refused = false;
     if (u->req.op == MEM_STORE)
         complete_access(u, u->cur, t);   /* accepted: fire-and-forget below */
     else if (r.outcome == CACHE_HIT)
@@ -242,8 +294,10 @@ static void send_down(ldst *u, des_time t)
         m.flags = MEM_NO_REPLY;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
     }
-    if (des_port_try_send(u->down, &m, t))
+    if (des_port_try_send(u->down, &m, t)) {
         cache_missq_pop(u->l1);
+        u->changed = true;
+    }
 }
 
 /* One reply from the crossbar: a fill of the L1, or an uncached access done. */
@@ -258,9 +312,12 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
             u->fill_stalls++;
             return;
         }
+        u->changed = true;
     } else {
         complete_access(u, m->id, t);
     }
+    if (c >= m->born / u->clk->period)
+        stats_hist_add(&u->round_trip, c - m->born / u->clk->period);
     des_port_pop(u->up, t);
 }
 
@@ -269,6 +326,20 @@ static void flush_responses(ldst *u, des_time t)
     warp_mem_resp *r;
     while ((r = g_queue_peek_head(u->resp_wait)) && des_port_try_send(u->resp_out, r, t))
         g_free(g_queue_pop_head(u->resp_wait));
+}
+
+/* True when `p` has room for a send next cycle. Otherwise a send refused
+ * now (it must be: no room next cycle means none now) registers this actor
+ * to be woken when a slot frees: a port wakes its sender only after a
+ * refusal, so without one a block with queued requests would sleep forever. */
+static bool room_next_cycle(des_port *p, des_time t, des_time period)
+{
+    if (des_port_space(p, t + period) > 0)
+        return true;
+    mem_pkt none = {0};
+    if (des_port_try_send(p, &none, t))
+        g_error("%s: a port with no room next cycle took a message", des_port_name(p));
+    return false;
 }
 
 static void ldst_main(des_actor *self, void *data)
@@ -288,8 +359,10 @@ static void ldst_main(des_actor *self, void *data)
         take_reply(u, c, t);
         mshr_requester rq;
         uint64_t line;
-        while (cache_pop_ready(u->l1, &rq, &line, c))
+        while (cache_pop_ready(u->l1, &rq, &line, c)) {
             complete_access(u, rq.id, t);
+            u->changed = true;
+        }
         while (u->hcount && u->hits[u->hhead].ready <= c) {
             uint32_t slot = u->hits[u->hhead].inst;
             u->hhead = (u->hhead + 1) % u->hcap;
@@ -298,13 +371,13 @@ static void ldst_main(des_actor *self, void *data)
         }
         send_down(u, t);
         take_request(u, c, t);
-        if (u->busy)
+        if (u->busy && (!u->stalled || u->changed))
             issue_access(u, c, t);
         des_count_events(u->engine, 1);
 
         /* The next cycle with work, else sleep until a port wakes us. */
-        bool again = u->busy || des_port_next(u->up) <= t ||
-                     (cache_missq_head(u->l1) && des_port_space(u->down, t + period) > 0) ||
+        bool again = (u->busy && !u->stalled) || des_port_next(u->up) <= t ||
+                     (cache_missq_head(u->l1) && room_next_cycle(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
         if (again)
             des_wake_at(self, t + period);

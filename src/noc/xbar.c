@@ -82,6 +82,9 @@ void xbar_finish(xbar *x, des_time end)
 {
     if (!x->st)
         return;
+    for (unsigned i = 0; i < x->p.inputs; i++)
+        if (x->in[i].used == x->p.input_buffer && end / x->clk->period > x->in[i].full_since)
+            x->in_full += end / x->clk->period - x->in[i].full_since;
     double denom = (double)(end / x->clk->period) * x->p.outputs;
     stats_derived(x->st, x->name, "utilisation", "fraction",
                   "busy output-port cycles / (cycles x outputs)", denom > 0 ? x->busy_cycles / denom : 0);
@@ -116,6 +119,8 @@ static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
         in->tail[o] = -1;
     in->slots[s].next = in->free_head;
     in->free_head = s;
+    if (in->used == x->p.input_buffer)
+        x->in_full += x->cur_cycle - in->full_since;   /* full until this cycle */
     in->used--;
     x->out[o].pending--;
     x->queued--;
@@ -153,17 +158,24 @@ static void drain_inputs(xbar *x, uint64_t c, des_time t)
             continue;
         mem_pkt *m;
         while (in->used < x->p.input_buffer && (m = des_port_peek(in->port, t))) {
-            unsigned o = m->dst < x->p.outputs ? m->dst : m->dst % x->p.outputs;
-            voq_push(x, in, o, m, c);
+            unsigned o = x->p.dst_group > 1 ? m->dst / x->p.dst_group : m->dst;
+            if (o >= x->p.outputs)
+                o %= x->p.outputs;
+            /* Queueing counts from the packet's delivery at the input, not
+             * from the cycle this actor happened to look (it may sleep
+             * through cycles in which a full buffer could not take it). */
+            uint64_t d = des_edge_at_or_after(x->clk, des_port_next(in->port)) / x->clk->period;
+            voq_push(x, in, o, m, d < c ? d : c);
             des_port_pop(in->port, t);
+            if (in->used == x->p.input_buffer)
+                in->full_since = c;
         }
-        if (in->used == x->p.input_buffer)
-            x->in_full++;
     }
 }
 
 static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
 {
+    x->cur_cycle = c;
     xbar_slot *s = voq_pop(x, &x->in[i], o);
     unsigned f = xbar_flits(&x->p, &s->pkt);
     unsigned dur = (f + x->p.flits_per_cycle - 1) / x->p.flits_per_cycle;

@@ -15,6 +15,7 @@ typedef struct xbar_in {
     xbar_slot *slots;   /* input_buffer slots shared by this input's VOQs */
     int free_head;
     unsigned used;
+    uint64_t full_since; /* cycle `used` reached input_buffer */
     int *head, *tail;   /* per output */
     uint64_t busy_until;
     unsigned rr;        /* iSLIP accept pointer */
@@ -40,6 +41,7 @@ struct xbar {
     xbar_out *out;
     int *grant, *accept;
     unsigned queued, in_flight;
+    uint64_t cur_cycle;
     uint64_t rng;
     uint64_t packets, flits, busy_cycles, out_stall, in_full;
     stats_hist queue_delay;

@@ -292,3 +292,62 @@ Test(cta_errors, params_max_threads_below_warp)
     cr_expect(strstr(msg, "core.max_threads = 16") && strstr(msg, "core.warp_size = 32"), "%s", msg);
     g_free(msg);
 }
+
+/* ---- whole-warp allocation: a CTA of 33 threads holds 2 warps = 64
+ * thread slots and 2 x 64 = 128 registers (k_three: r0, r1). ---------- */
+
+/* Only one fits: CTA 0 arrives at 10 (warp 0 issues 10, 17, 24; warp 1
+ * 11, 18, 25, done 31); its report leaves at 32, reaches the dispatcher
+ * at 33, CTA 1 arrives at 43 and ends at 64. */
+static void serialized_33(const char *const *sets)
+{
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 2, 33, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 31);
+    expect_cta(h, 0, 1, 0, 43, 64);
+    harness_free(h);
+}
+
+/* Both fit: four warps from 10, round-robin: CTA 0's warps exit at 24 and
+ * 25 (end 31), CTA 1's at 26 and 27 (end 33). */
+static void concurrent_33(const char *const *sets)
+{
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 2, 33, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 31);
+    expect_cta(h, 0, 1, 0, 10, 33);
+    harness_free(h);
+}
+
+Test(cta, limit_threads_whole_warps_127)
+{
+    const char *sets[] = {"core.max_threads=127", NULL};
+    serialized_33(sets);
+}
+
+Test(cta, limit_threads_whole_warps_128)
+{
+    const char *sets[] = {"core.max_threads=128", NULL};
+    concurrent_33(sets);
+}
+
+Test(cta, limit_registers_whole_warps_255)
+{
+    const char *sets[] = {"core.regs=255", NULL};
+    serialized_33(sets);
+}
+
+Test(cta, limit_registers_whole_warps_256)
+{
+    const char *sets[] = {"core.regs=256", NULL};
+    concurrent_33(sets);
+}
+
+Test(cta, limit_warps_exact)
+{
+    /* 2 warps per CTA: max_warps 3 holds one CTA, 4 holds two */
+    const char *sets[] = {"core.max_warps=3", NULL};
+    serialized_33(sets);
+}

@@ -1,4 +1,4 @@
-/* The workloads/lwm-baseline example (README there): the LWM/2Lev baseline
+/* The workloads/lwm-baseline example (its README.md): the LWM/2Lev baseline
  * core on the ideal memory, round-robin against two-level scheduling
  * (G = 8), for a memory-heavy and a branch-divergent kernel. Each sweep
  * point of the scenario runs in its own process (one SimGrid engine per

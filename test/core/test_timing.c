@@ -175,3 +175,66 @@ Test(timing, scoreboard_simd8_two_warps)
     cr_expect_eq(harness_end(h, 0), 49);
     harness_free(h);
 }
+
+/* Pipeline depth 4: an instruction issued at k completes at k + 3. mov @10
+ * (done 13), add @14 (done 17), exit @18 (done 21). */
+Test(timing, barrel_depth_4)
+{
+    const char *sets[] = {"core.pipeline_depth=4", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 3);
+    cr_expect_eq(h->log[1].cycle, 14);
+    cr_expect_eq(h->log[2].cycle, 18);
+    cr_expect_eq(harness_end(h, 0), 21);
+    harness_free(h);
+}
+
+/* Warp size and SIMD width are independent: 16-thread warps on 8 lanes
+ * issue over 2 cycles (extra 1). One CTA of 32 threads = 2 warps:
+ * w0 mov @10 (done 17), w1 mov @12 (done 19), w0 add @18 (25), w1 add @20
+ * (27), w0 exit @26 (33), w1 exit @28 (done 35). Every issue is a full
+ * 16-thread warp: DWF bucket W15-16 (warp_size / 8 wide), 12 cycles. */
+Test(timing, barrel_warp16_simd8_two_warps)
+{
+    const char *sets[] = {"core.warp_size=16", "core.simd_width=8", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    uint64_t at[6] = {10, 12, 18, 20, 26, 28};
+    unsigned warp[6] = {0, 1, 0, 1, 0, 1};
+    cr_assert_eq(h->nlog, 6);
+    for (int i = 0; i < 6; i++) {
+        cr_expect_eq(h->log[i].cycle, at[i], "issue %d", i);
+        cr_expect_eq(h->log[i].warp, warp[i], "issue %d", i);
+    }
+    cr_expect_eq(harness_end(h, 0), 35);
+    cr_expect_eq(harness_counter(h, "sm0", "thread_insts"), 96);
+    cr_expect_eq(harness_counter(h, "sm0.sched0", "w15_16"), 12);
+    harness_free(h);
+}
+
+/* Scoreboard with one global memory instruction in flight per warp: two
+ * independent loads; the second waits for the first's response (at 110),
+ * which frees the slot in its own cycle: ld r1 @10, ld r2 @110 (answered
+ * 210), exit @111 (control, reads nothing; done 117). The CTA ends when
+ * the last load's data arrives: 210. */
+Test(timing, scoreboard_memory_limit_per_warp)
+{
+    const char *sets[] = {"core.discipline=scoreboard", "core.mem_pending_per_warp=1", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h,
+                   ".data a u32[64]\n"
+                   "ld.global.u32 r1, [@a]\n"
+                   "ld.global.u32 r2, [@a+128]\n"
+                   "exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 3);
+    cr_expect_eq(h->log[0].cycle, 10);
+    cr_expect_eq(h->log[1].cycle, 110);
+    cr_expect_eq(h->log[2].cycle, 111);
+    cr_expect_eq(harness_end(h, 0), 210);
+    harness_free(h);
+}

@@ -203,3 +203,125 @@ Test(units, shared_memory_fault_stops_the_run)
     cr_expect_eq(dispatcher_unfinished(h->d), 1);
     harness_free(h);
 }
+
+/* Warp intrinsics are single ALU instructions (one issue, ALU timing):
+ * mov @10, setp @17, ballot @24, shfl @31, popc @38, shl @45, two stores
+ * @52 and @59 (fire and forget), exit @66, done 72. Lanes 0-4 have p0:
+ * ballot = 0x1f, popc = 5 in every lane; shfl.down 1 gives lane l the tid
+ * of lane l + 1 (lane 31 keeps its own). */
+Test(units, warp_intrinsics_single_instructions)
+{
+    const char *sets[] = {NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h,
+                   ".data cnt u32[32]\n"
+                   ".data nxt u32[32]\n"
+                   "mov r0, %tid.x\n"
+                   "setp.lt.u32 p0, r0, 5\n"
+                   "ballot r1, p0\n"
+                   "shfl.down.u32 r2, r0, 1\n"
+                   "popc r3, r1\n"
+                   "shl r4, r0, 2\n"
+                   "st.global.u32 [r4+@cnt], r3\n"
+                   "st.global.u32 [r4+@nxt], r2\n"
+                   "exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    uint64_t at[9] = {10, 17, 24, 31, 38, 45, 52, 59, 66};
+    cr_assert_eq(h->nlog, 9);
+    for (int i = 0; i < 9; i++)
+        cr_expect_eq(h->log[i].cycle, at[i], "issue %d", i);
+    cr_expect_eq(harness_end(h, 0), 72);
+    cr_expect_eq(harness_counter(h, "sm0", "inst_intrinsic"), 2, "ballot and shfl");
+    cr_expect_eq(harness_read_u32(h, 0, "cnt", 0), 5);
+    cr_expect_eq(harness_read_u32(h, 0, "cnt", 31), 5);
+    cr_expect_eq(harness_read_u32(h, 0, "nxt", 3), 4);
+    cr_expect_eq(harness_read_u32(h, 0, "nxt", 31), 31);
+    harness_free(h);
+}
+
+/* A global atomic is one instruction and one memory request; under the
+ * barrel the warp waits for its reply. mov @10, shl @17, atom @24 (sent
+ * at 24, 32 lanes on one word = one line, answered at 124, fetchable at
+ * 125), st @125, exit @132, done 138. Lanes apply in order: lane l gets
+ * the old value l; the counter ends at 32. */
+Test(units, global_atomic_single_instruction)
+{
+    const char *sets[] = {NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h,
+                   ".data cnt u32[1]\n"
+                   ".data old u32[32]\n"
+                   "mov r0, %tid.x\n"
+                   "shl r2, r0, 2\n"
+                   "atom.global.add.u32 r1, [@cnt], 1\n"
+                   "st.global.u32 [r2+@old], r1\n"
+                   "exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    uint64_t at[5] = {10, 17, 24, 125, 132};
+    cr_assert_eq(h->nlog, 5);
+    for (int i = 0; i < 5; i++)
+        cr_expect_eq(h->log[i].cycle, at[i], "issue %d", i);
+    cr_expect_eq(harness_end(h, 0), 138);
+    cr_expect_eq(harness_counter(h, "sm0", "inst_atomic"), 1);
+    cr_expect_eq(harness_counter(h, "sm0", "mem_requests"), 2, "the atomic and the store");
+    cr_expect_eq(harness_read_u32(h, 0, "cnt", 0), 32);
+    cr_expect_eq(harness_read_u32(h, 0, "old", 9), 9);
+    harness_free(h);
+}
+
+/* The branch unit's latency: done = k + 6 + (latency - 1). mov @10 (done
+ * 16), bra @17 (latency 3: done 25), exit @26 (exit is a branch-unit
+ * instruction too: done 26 + 6 + 2 = 34). */
+Test(units, branch_latency)
+{
+    const char *sets[] = {"core.branch_latency=3", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, "mov r0, 1\nbra next\nnext:\nexit\n", 1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 3);
+    cr_expect_eq(h->log[1].cycle, 17);
+    cr_expect_eq(h->log[2].cycle, 26);
+    cr_expect_eq(harness_end(h, 0), 34);
+    harness_free(h);
+}
+
+/* Shared-memory latency: st.shared issued at 24 completes at 24 + 6 + 2 =
+ * 32 with core.smem_latency 3; exit @33, done 39 (k_smem, no conflict). */
+Test(units, smem_latency)
+{
+    const char *sets[] = {"core.smem_latency=3", NULL};
+    harness *h = harness_new(sets);
+    char *k = k_smem(2);
+    harness_launch(h, k, 1, 32, NULL, 0, 0, -1);
+    g_free(k);
+    cr_assert(harness_run(h, 10000));
+    cr_expect_eq(h->log[2].cycle, 24);
+    cr_expect_eq(h->log[3].cycle, 33);
+    cr_expect_eq(harness_end(h, 0), 39);
+    harness_free(h);
+}
+
+/* LD/ST initiation interval 4: w0 st @10 holds the unit until 14; w1's
+ * store waits (11-13: a ready warp held by a busy unit, stall_pipeline)
+ * and issues @14 (done 20); fire-and-forget stores complete at write-back:
+ * w0 exit @17 (done 23), w1 exit @21 (done 27). */
+Test(units, ldst_initiation_interval)
+{
+    const char *sets[] = {"core.ldst_ii=4", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, ".data out u32[1]\nst.global.u32 [@out], 7\nexit\n", 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    uint64_t at[4] = {10, 14, 17, 21};
+    unsigned warp[4] = {0, 1, 0, 1};
+    cr_assert_eq(h->nlog, 4);
+    for (int i = 0; i < 4; i++) {
+        cr_expect_eq(h->log[i].cycle, at[i], "issue %d", i);
+        cr_expect_eq(h->log[i].warp, warp[i], "issue %d", i);
+    }
+    cr_expect_eq(harness_end(h, 0), 27);
+    cr_expect_eq(harness_counter(h, "sm0.sched0", "stall_pipeline"), 3);
+    cr_expect_eq(harness_counter(h, "sm0.sched0", "w_stall"), 3);
+    harness_free(h);
+}

@@ -118,13 +118,13 @@ Test(dinit_csr, o1_on_a_large_graph)
     memimg *m = graph(n, 16, 8, "vertices=4294967296, degree=16, dist=zipf, group=1024, window=64");
     cr_assert_eq(elem_of(m, "off", n), UINT64_C(1) << 36);
     cr_assert_eq(elem_of(m, "off", 1024 * 1000), 16 * 1024 * 1000); /* group boundary */
-    gint64 t0 = g_get_monotonic_time();
+    /* No timing (tests are never timed): an initializer that was O(n) in the
+     * index would need ~2^36 steps per read and never finish. */
     for (uint64_t k = 1; k <= 10000; k++) {
         uint64_t v = (k * 0x9e3779b97ull) % n;
         cr_assert_geq(elem_of(m, "off", v + 1), elem_of(m, "off", v));
         cr_assert_lt(elem_of(m, "edg", v * 16 + 5), n);
     }
-    cr_assert(g_get_monotonic_time() - t0 < 2000000);
     cr_assert_eq(memimg_bytes_stored(m), 0);
     memimg_free(m);
 }

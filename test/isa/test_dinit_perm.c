@@ -127,13 +127,13 @@ Test(dinit_perm, o1_on_a_512_gib_chain)
     /* 2^36 u64 members: nothing is precomputed or stored */
     uint64_t n = UINT64_C(1) << 36;
     memimg *m = one_array(9, 8, false, n, "perm_cycle(seed=11)");
-    gint64 t0 = g_get_monotonic_time();
+    /* No timing (tests are never timed): an initializer that was O(n) in the
+     * index would need ~2^36 steps per read and never finish. */
     uint64_t j = n / 2 + 3;
     for (int step = 0; step < 10000; step++) {
         j = elem(m, j);
         cr_assert_lt(j, n);
     }
-    cr_assert(g_get_monotonic_time() - t0 < 2000000, "10^4 steps took over 2 s");
     cr_assert_eq(memimg_bytes_stored(m), 0);
     memimg_free(m);
 }

@@ -118,11 +118,10 @@ Test(memimg, four_gib_array_costs_nothing_until_written)
     cr_assert(w >= 10 && w <= 20);
     cr_assert_eq(memimg_bytes_stored(m), 0);
 
-    /* 10^6 reads spread over both arrays: O(1) each, well under a second */
-    gint64 t0 = g_get_monotonic_time();
+    /* 10^6 reads spread over both arrays. Not timed (tests are never timed):
+     * an O(n) initializer would need ~2^32 steps per read and never finish. */
     uint64_t sum = 0;
     for (uint64_t i = 0; i < 1000000; i++) sum += memimg_read(m, base + i * 8191, 4);
-    cr_assert(g_get_monotonic_time() - t0 < 2000000, "1e6 reads took over 2 s");
     cr_assert_neq(sum, 0);
     cr_assert_eq(memimg_bytes_stored(m), 0);
 

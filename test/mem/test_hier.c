@@ -35,6 +35,7 @@ typedef struct script {
     unsigned n, sent, got;
     des_time send_at[8];
     uint64_t line[8];       /* first address of the warp's 128 B */
+    uint64_t line2[8];      /* lanes 16-31 read here instead when set */
     uint8_t op[8];
     des_time resp_at[8];
 } script;
@@ -54,6 +55,9 @@ static void sm_main(des_actor *self, void *data)
             warp_mem_req q = {.active = 0xFFFFFFFFu, .tag = s->sent, .op = s->op[s->sent], .size = 4};
             for (unsigned l = 0; l < 32; l++)
                 q.addr[l] = s->line[s->sent] + 4 * l;
+            if (s->line2[s->sent])
+                for (unsigned l = 16; l < 32; l++)
+                    q.addr[l] = s->line2[s->sent] + 4 * (l - 16);
             if (q.op == MEM_STORE)
                 q.flags = MEM_NO_REPLY;
             cr_assert(des_port_try_send(s->req, &q, now));
@@ -72,6 +76,10 @@ static unsigned route0(const void *ctx, uint64_t addr)
     return 0;
 }
 
+/* L1 MSHR shape for the next build, and the statistics it registers. */
+static unsigned l1_mshrs = 32, l1_merge = 8;
+static stats *st;
+
 static des_engine *build(script **out)
 {
     char *err = NULL;
@@ -82,6 +90,9 @@ static des_engine *build(script **out)
     cache_params_default(&l2, "l2");
     l1.hit_latency = 20;
     l2.hit_latency = 30;
+    l1.mshr_entries = l1_mshrs;
+    l1.mshr_merge = l1_merge;
+    st = stats_new();
     static coalesce_params co;
     coalesce_params_default(&co);
     static dram_params dp;
@@ -99,7 +110,7 @@ static des_engine *build(script **out)
                       .iterations = 1, .seed = 1};
     static script s;
     des_actor *sm = des_actor_new(e, "sm0", sm_main, &s);
-    ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], NULL);
+    ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], st);
     xbar *rq = xbar_new(e, "req", &xp, &clk[0], NULL);
     xbar *rp = xbar_new(e, "rep", &xp, &clk[0], NULL);
     l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
@@ -164,4 +175,64 @@ Test(hier, second_line_of_an_open_row_is_a_row_hit)
     cr_assert_eq(s->got, 2);
     cr_assert_eq(s->resp_at[0], 322);
     cr_assert_eq(s->resp_at[1], 522);
+}
+
+static uint64_t counter(const char *block, const char *name)
+{
+    uint64_t v = 0;
+    cr_assert(stats_get_counter(st, block, name, &v), "%s/%s", block, name);
+    return v;
+}
+
+Test(hier, mshr_full_stalls_the_unit_until_a_fill)
+{
+    /* One MSHR entry. A warp load at 0 whose lanes 0-15 read line X =
+     * 0x1000 and lanes 16-31 line Y = 0x1080 (the coalescer emits X then
+     * Y). Taken at 1: X misses (the entry). Cycle 2: X's request leaves,
+     * then Y is refused: MSHR full. Nothing can change until X's fill at
+     * 321 (a closed bank: access at 1 + 320); then X's requester leaves the
+     * entry and Y is retried the same cycle: a miss, a DRAM row hit (X
+     * opened the row): reply at 321 + 120 = 441. The load completes at 441
+     * (latency 440), the SM has it at 442. Stall: cycles 2..320 = 319; one
+     * refused attempt (no retry before the fill). */
+    l1_mshrs = 1;
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 1, (des_time[]){0}, (uint64_t[]){0x1000}, NULL);
+    s->line2[0] = 0x1080;
+    des_run(e);
+    cr_assert_eq(s->got, 1);
+    cr_expect_eq(s->resp_at[0], 442);
+    cr_expect_eq(counter("sm0.ldst", "refused_accesses"), 1);
+    cr_expect_eq(counter("sm0.ldst", "refused_mshr_full"), 1);
+    cr_expect_eq(counter("sm0.ldst", "stall_mshr"), 319);
+    cr_expect_eq(counter("sm0.ldst", "busy_cycles"), 2 + 319);
+    cr_expect_eq(counter("sm0.l1d", "reservation_fails"), 1);
+    cr_expect_eq(counter("sm0.l1d", "fail_mshr_full"), 1);
+    cr_expect_eq(counter("sm0.l1d", "misses"), 2);
+}
+
+Test(hier, merge_limit_then_hit_after_the_fill)
+{
+    /* One MSHR entry holding at most 2 accesses. Loads of line X at 0, 0
+     * and 2 (the SM port holds 2). The first is taken at 1 and misses; the
+     * second at 2 merges (a pending hit); the third, at 3, finds the entry
+     * full: refused, merge limit. At 321 the fill completes the first two
+     * (SM at 322) and the third is retried: now a hit, data at 341, SM at
+     * 342. Stall: cycles 3..320 = 318. */
+    l1_mshrs = 1;
+    l1_merge = 2;
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 3, (des_time[]){0, 0, 2}, (uint64_t[]){0x1000, 0x1000, 0x1000}, NULL);
+    des_run(e);
+    cr_assert_eq(s->got, 3);
+    cr_expect_eq(s->resp_at[0], 322);
+    cr_expect_eq(s->resp_at[1], 322);
+    cr_expect_eq(s->resp_at[2], 342);
+    cr_expect_eq(counter("sm0.l1d", "misses"), 1);
+    cr_expect_eq(counter("sm0.l1d", "hits_reserved"), 1);
+    cr_expect_eq(counter("sm0.l1d", "hits"), 1);
+    cr_expect_eq(counter("sm0.ldst", "refused_mshr_merge_limit"), 1);
+    cr_expect_eq(counter("sm0.ldst", "stall_mshr"), 318);
 }

@@ -1,0 +1,92 @@
+/* Helpers for the chip tests: write a model, kernel and scenario into a
+ * temporary folder, build the chip with gpu_build, run it, read statistics. */
+#ifndef GPU_TEST_UTIL_H
+#define GPU_TEST_UTIL_H
+
+#include <criterion/criterion.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+#include "simtgrid/gpu.h"
+
+typedef struct chip_run {
+    char *dir;
+    scenario *scn;
+    config *cfg;
+    stats *st;
+    gpu *g;
+    gpu_result r;
+    bool ok;
+    char *error;
+} chip_run;
+
+static inline char *chip_write(const char *dir, const char *name, const char *text)
+{
+    char *p = g_build_filename(dir, name, NULL);
+    cr_assert(g_file_set_contents(p, text, -1, NULL), "cannot write %s", p);
+    return p;
+}
+
+/* Builds and runs: `model` (INI text), one kernel `sasm` launched as
+ * `launch` (the [launch.k] group's body: grid, block, args...), with
+ * `sets` (NULL-terminated KEY=VALUE overrides). */
+static inline void chip_run_text(chip_run *cr, const char *model, const char *sasm,
+                                 const char *launch, char *const *sets)
+{
+    GError *e = NULL;
+    *cr = (chip_run){0};
+    cr->dir = g_dir_make_tmp("simtgrid-gpu-XXXXXX", &e);
+    cr_assert(cr->dir, "tmp dir");
+    g_free(chip_write(cr->dir, "model.ini", model));
+    g_free(chip_write(cr->dir, "k.sasm", sasm));
+    char *scn = g_strdup_printf("[scenario]\nmodel = model.ini\nname = t\n\n[launch.k]\nkernel = k.sasm\n%s\n",
+                                launch);
+    char *path = chip_write(cr->dir, "s.ini", scn);
+    g_free(scn);
+    cr->scn = scenario_load(path, sets, &e);
+    g_free(path);
+    cr_assert(cr->scn, "scenario: %s", e ? e->message : "?");
+    cr->cfg = scenario_point(cr->scn, 0, &e);
+    cr_assert(cr->cfg, "point: %s", e ? e->message : "?");
+    cr->st = stats_new();
+    cr->g = gpu_build(cr->cfg, cr->scn, cr->st, &e);
+    cr_assert(cr->g, "build: %s", e ? e->message : "?");
+    cr->ok = gpu_run(cr->g, &cr->r, &e);
+    if (!cr->ok)
+        cr->error = g_strdup(e ? e->message : "?");
+    g_clear_error(&e);
+}
+
+static inline void chip_run_free(chip_run *cr)
+{
+    gpu_free(cr->g);
+    stats_free(cr->st);
+    config_free(cr->cfg);
+    scenario_free(cr->scn);
+    const char *names[] = {"model.ini", "k.sasm", "s.ini"};
+    for (unsigned i = 0; i < 3; i++) {
+        char *p = g_build_filename(cr->dir, names[i], NULL);
+        g_unlink(p);
+        g_free(p);
+    }
+    g_rmdir(cr->dir);
+    g_free(cr->dir);
+    g_free(cr->error);
+}
+
+static inline double chip_derived(const chip_run *cr, const char *block, const char *name)
+{
+    double v = NAN;
+    cr_assert(stats_get_derived(cr->st, block, name, &v), "no statistic %s/%s", block, name);
+    return v;
+}
+
+static inline uint64_t chip_counter(const chip_run *cr, const char *block, const char *name)
+{
+    uint64_t v = 0;
+    cr_assert(stats_get_counter(cr->st, block, name, &v), "no statistic %s/%s", block, name);
+    return v;
+}
+
+#endif

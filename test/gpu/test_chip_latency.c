@@ -1,0 +1,295 @@
+/* Exact load latencies through the assembled chip (gpu_build: SM -> LD/ST +
+ * L1D -> request crossbar -> L2 slice -> DRAM channel -> L2 -> reply
+ * crossbar -> L1D -> LD/ST), in four different clock domains, for an L1
+ * hit, an L1 miss that hits the L2, a DRAM access to a closed bank, a row
+ * hit and a row conflict, under the simple and the full DRAM timing.
+ *
+ * Clocks: core 250 MHz, interconnect 750, L2 500, DRAM 1000. The tick is
+ * 1/3000 us, so the periods are core 12 ticks, icnt 4, L2 6, DRAM 3: every
+ * core edge is an edge of every domain, which makes the latency below the
+ * same whichever core cycle c0 the load enters the LD/ST unit (times are
+ * ticks after 12*c0). One thread; each load's address depends on the value
+ * the previous one returned (0), so loads go one at a time and each
+ * latency sample is one load.
+ *
+ * Addresses: the array a starts at 0x10000000 (the first .data base).
+ * A = a, B = a + 0x80 (next line, same DRAM row), C = a + 0x20000. With 2
+ * channels interleaved every 256 B and 16 banks of 4 KiB rows (linear map),
+ * the channel-local address is L = (addr >> 9 << 8) | (addr & 255); bank
+ * = L[11:8], row = L >> 16. A and B: channel 0, bank 0, row 0x800; C:
+ * channel 0, bank 0, row 0x801. So all go to partition 0 (slice l2s0);
+ * B after A is a row hit, C after A a row conflict.
+ *
+ * The L1 has 1 set of 1 way (linear index), so B evicts A from the L1 and
+ * a later A misses the L1 but hits the L2. L1 hit latency 20 core cycles,
+ * L2 hit latency 30 L2 cycles. Crossbar: 8 B header, 32 B flits, 1 flit
+ * per cycle, latency 4 cycles: a read request is 1 flit, a 128 B reply 5.
+ *
+ * Miss path of a load entering the LD/ST at tick 0 (the unit issues the
+ * access at once; the miss queue is drained from the next core cycle):
+ *    12  miss request leaves the LD/ST (port: 1 icnt cycle = 4 ticks)
+ *    16  at the request crossbar: granted, 1 flit, done at 20; + 4 cycles
+ *    36  at the L2 slice (36 is an L2 edge): miss, queued for DRAM
+ *    42  next L2 cycle: request leaves for DRAM (port: 1 DRAM cycle = 3)
+ *    45  at the DRAM channel (DRAM cycle 15): commands from this cycle
+ *  45+D  data done after D DRAM ticks; the reply leaves (3 ticks)
+ *  48+D  at the L2 (rounded up to an L2 edge, a multiple of 6): fill,
+ *        reply to the reply crossbar (4 ticks), which takes it at the
+ *        next icnt edge, moves 5 flits (20 ticks) and delivers 16 ticks
+ *        later; the LD/ST takes it at the next core edge and completes.
+ * L2 hit: at 36 + 30*6 = 216 the L2 replies: crossbar 220..240, LD/ST at
+ *   256 -> core edge 264 = 22 core cycles.
+ * Simple timing (row hit 100, conflict/closed 300 DRAM cycles): D = 900
+ *   (closed or conflict): L2 at 948, crossbar 952..972, LD/ST at 988 ->
+ *   996 = 83 cycles; D = 300 (row hit): L2 348, crossbar 352..372, LD/ST
+ *   388 -> 396 = 33 cycles.
+ * Full timing (GDDR5 defaults: a 128 B line is 2 bursts of BL 8 at 4
+ *   transfers per clock, 2 bus cycles each, tCCDL 3, tCL 12, tRCD 12,
+ *   tRP 12): closed bank ACT 15, RD 27, RD 30, done 30+12+2 = 44 -> D = 87
+ *   (29 cycles): L2 at 135 -> 138, crossbar 142 -> 144..164, LD/ST at
+ *   180 = 15 cycles. Row hit: RD 15, RD 18, done 32 -> D = 51: L2 at 99 ->
+ *   102, crossbar 106 -> 108..128, LD/ST 144 = 12 cycles. Row conflict:
+ *   PRE 15, ACT 27, RD 39, RD 42, done 56 -> D = 123: L2 at 171 -> 174,
+ *   crossbar 178 -> 180..200, LD/ST 216 = 18 cycles. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_test_util.h"
+
+static const char *model =
+    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
+    "[gpu]\nsms = 2\nmemory = caches\n"
+    "[l1d]\nsets = 1\nways = 1\nindex = linear\nhit_latency = 20\n"
+    "[l2]\nhit_latency = 30\n"
+    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
+    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
+    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\n";
+
+/* One thread loading a + off[i], i = 0..n-1, each after the previous. */
+static char *kernel(const unsigned *off, unsigned n)
+{
+    GString *s = g_string_new(".kernel lat\n.data a u32[65536] = zero\n    mov r1, 0\n");
+    for (unsigned i = 0; i < n; i++)
+        g_string_append_printf(s, "    add r2, r1, %u\n    ld.global.u32 r1, [r2+@a]\n", off[i]);
+    g_string_append(s, "    exit\n");
+    return g_string_free(s, FALSE);
+}
+
+enum { A = 0, B = 0x80, C = 0x20000 };
+
+/* Runs the loads; checks the mean LD/ST load latency is `sum` / n core
+ * cycles. */
+static void expect_loads(const char *timing, const unsigned *off, unsigned n, unsigned sum)
+{
+    char *k = kernel(off, n);
+    char *set = g_strdup_printf("dram.timing=%s", timing);
+    char *sets[] = {set, NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "loads"), n);
+    double mean = chip_derived(&cr, "sm0.ldst", "mean_load_latency");
+    cr_expect_float_eq(mean * n, (double)sum, 1e-9, "%s: mean load latency %g, expected %u/%u", timing, mean,
+                       sum, n);
+    chip_run_free(&cr);
+    g_free(k);
+    g_free(set);
+}
+
+Test(chip_latency, simple_closed_bank)
+{
+    expect_loads("simple", (unsigned[]){A}, 1, 83);
+}
+
+Test(chip_latency, simple_l1_hit)
+{
+    expect_loads("simple", (unsigned[]){A, A}, 2, 83 + 20);
+}
+
+Test(chip_latency, simple_row_hit)
+{
+    expect_loads("simple", (unsigned[]){A, B}, 2, 83 + 33);
+}
+
+Test(chip_latency, simple_l1_miss_l2_hit)
+{
+    expect_loads("simple", (unsigned[]){A, B, A}, 3, 83 + 33 + 22);
+}
+
+Test(chip_latency, simple_row_conflict)
+{
+    expect_loads("simple", (unsigned[]){A, C}, 2, 83 + 83);
+}
+
+Test(chip_latency, full_closed_bank)
+{
+    expect_loads("full", (unsigned[]){A}, 1, 15);
+}
+
+Test(chip_latency, full_l1_hit)
+{
+    expect_loads("full", (unsigned[]){A, A}, 2, 15 + 20);
+}
+
+Test(chip_latency, full_row_hit)
+{
+    expect_loads("full", (unsigned[]){A, B}, 2, 15 + 12);
+}
+
+Test(chip_latency, full_l1_miss_l2_hit)
+{
+    expect_loads("full", (unsigned[]){A, B, A}, 3, 15 + 12 + 22);
+}
+
+Test(chip_latency, full_row_conflict)
+{
+    expect_loads("full", (unsigned[]){A, C}, 2, 15 + 18);
+}
+
+Test(chip_latency, atomic_executes_at_the_l2)
+{
+    /* An atomic always goes down uncached; at the L2 it misses like the
+     * load A (DRAM closed bank, simple: fill at 948 = L2 cycle 158), then
+     * takes l2.atomic_latency = 4 L2 cycles: replied at 162 * 6 = 972. Its
+     * sector mask is the L1's (one 128 B sector), so the reply is a whole
+     * line, 5 flits: crossbar 976..996, LD/ST at 1012 -> core edge 1020 =
+     * cycle 85 after it entered the unit. */
+    static const char *k = ".kernel at\n.data a u32[16] = zero\n"
+                           "    atom.global.add.u32 r1, [@a], 1\n    exit\n";
+    char *sets[] = {"dram.timing=simple", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "atomics"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "atomic_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "sm0.l1d", "bypassed"), 1);
+    /* load_latency samples loads only; the atomic's is its miss latency:
+     * request left at core cycle 1, reply taken at 85. */
+    cr_expect_float_eq(chip_derived(&cr, "sm0.ldst", "mean_miss_latency"), 84, 1e-9);
+    /* at the L2: accepted at 36, replied at 972: (972 - 36) / 6 = 156 */
+    cr_expect_float_eq(chip_derived(&cr, "l2s0", "mean_load_latency"), 156, 1e-9);
+    chip_run_free(&cr);
+}
+
+Test(chip_latency, per_level_latencies_simple)
+{
+    /* A (closed bank), B (row hit), A again (an L2 hit: B evicted it from
+     * the L1), in L2 cycles (6 ticks) and core cycles (12 ticks):
+     * At the L2 slice, acceptance to reply: A 36 -> 948: 152; B 36 -> 348:
+     *   52; the L2 hit 30. Below the L2 (request to DRAM at 42, data back):
+     *   A 151, B 51.
+     * Below the L1 (request left the LD/ST at core cycle 1): A's reply
+     *   taken at cycle 83: 82; B's at 33: 32; the L2 hit's at 22: 21. */
+    char *k = kernel((unsigned[]){A, B, A}, 3);
+    char *sets[] = {"dram.timing=simple", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_float_eq(chip_derived(&cr, "l2s0", "mean_load_latency") * 3, 152 + 52 + 30, 1e-9);
+    cr_expect_float_eq(chip_derived(&cr, "l2s0", "mean_miss_latency") * 2, 151 + 51, 1e-9);
+    cr_expect_float_eq(chip_derived(&cr, "sm0.ldst", "mean_miss_latency") * 3, 82 + 32 + 21, 1e-9);
+    cr_expect_eq(chip_counter(&cr, "sm0.l1d", "misses"), 3);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "hits"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "misses"), 2);
+    cr_expect_eq(chip_counter(&cr, "dram0", "row_hits"), 1);
+    chip_run_free(&cr);
+    g_free(k);
+}
+
+Test(chip_latency, cluster_adds_a_cycle_each_way)
+{
+    /* Both SMs in one cluster (gpu.sms_per_cluster = 2): the load A goes
+     * LD/ST -> cluster (1 icnt cycle) -> crossbar input (1 more): at 12
+     * it leaves, cluster at 16, crossbar at 20, 1 flit to 24, L2 at 40 ->
+     * L2 edge 42; to DRAM at 48, there at 51; closed bank (simple, 900
+     * ticks) done 951, L2 at 954 (an edge): reply to the crossbar at 958 ->
+     * icnt edge 960, 5 flits to 980, cluster at 996, LD/ST at 1000 -> core
+     * edge 1008 = 84 cycles (83 without the cluster). */
+    char *k = kernel((unsigned[]){A}, 1);
+    char *sets[] = {"dram.timing=simple", "gpu.sms_per_cluster=2", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_float_eq(chip_derived(&cr, "sm0.ldst", "mean_load_latency"), 84, 1e-9);
+    cr_expect_eq(chip_counter(&cr, "cluster0", "requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "cluster0", "replies"), 1);
+    chip_run_free(&cr);
+    g_free(k);
+}
+
+Test(chip_latency, clustered_sms_all_get_their_data)
+{
+    /* 8 CTAs on 4 SMs in clusters of 3 (cluster0: SMs 0-2, cluster1: SM 3),
+     * each thread loading its own word: every load answered, to the right
+     * SM (a reply sent to the wrong SM would leave a warp waiting: the run
+     * would end in a deadlock error). */
+    static const char *k = ".kernel st\n.data a u32[4096] = iota(start=0, step=1)\n.data o u32[4096]\n"
+                           "    mov r0, %ctaid.x\n    mov r1, %ntid.x\n    mov r2, %tid.x\n"
+                           "    mad r3, r0, r1, r2\n    shl r3, r3, 2\n    ld.global.u32 r4, [r3+@a]\n"
+                           "    st.global.u32 [r3+@o], r4\n    exit\n";
+    char *sets[] = {"gpu.sms=4", "gpu.sms_per_cluster=3", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 8\nblock = 128", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    /* 8 CTAs x 4 warps, one 128 B line per warp load */
+    cr_expect_eq(stats_sum(cr.st, "sm*.ldst", "loads"), 32);
+    cr_expect_eq(chip_counter(&cr, "cluster0", "replies") + chip_counter(&cr, "cluster1", "replies"), 32);
+    cr_expect_gt(chip_counter(&cr, "cluster0", "replies"), chip_counter(&cr, "cluster1", "replies"));
+    chip_run_free(&cr);
+}
+
+Test(chip_latency, the_issue_statistics_are_all_reported)
+{
+    /* Every statistic the memory-hierarchy issue lists, in the JSON of a
+     * chip run: per level accesses, hits, misses, pending hits; the L1 miss
+     * taxonomy; MSHR occupancy; reservation failures by cause; LD/ST stall
+     * categories; MPLI; crossbar utilisation and queueing; row-buffer hit
+     * rate; DRAM bandwidth use; load latency per level (mean and histogram). */
+    char *k = kernel((unsigned[]){A, B, A}, 3);
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", NULL);
+    cr_assert(cr.ok, "%s", cr.error);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    stats_write_json(cr.st, f, 0);
+    fclose(f);
+    static const char *const want[][2] = {
+        {"sm0.l1d", "hits"}, {"sm0.l1d", "misses"}, {"sm0.l1d", "hits_reserved"},
+        {"sm0.l1d", "misses_cold"}, {"sm0.l1d", "misses_intra_warp"}, {"sm0.l1d", "misses_inter_warp"},
+        {"sm0.l1d", "mshr_occupancy"}, {"sm0.l1d", "fail_mshr_full"}, {"sm0.l1d", "fail_mshr_merge_limit"},
+        {"sm0.l1d", "fail_miss_queue_full"}, {"sm0.l1d", "fail_set_all_reserved"},
+        {"sm0.ldst", "stall_coal"}, {"sm0.ldst", "stall_mshr"}, {"sm0.ldst", "stall_icnt"},
+        {"sm0.ldst", "refused_mshr_full"}, {"sm0.ldst", "mpli_coherent"}, {"sm0.ldst", "mpli_divergent"}, {"sm0.ldst", "load_latency"},
+        {"sm0.ldst", "mean_load_latency"}, {"sm0.ldst", "miss_latency"},
+        {"l2s0", "hits"}, {"l2s0", "misses"}, {"l2s0", "hits_reserved"}, {"l2s0", "mshr_occupancy"},
+        {"l2s0", "load_latency"}, {"l2s0", "mean_miss_latency"},
+        {"icnt.req", "utilisation"}, {"icnt.req", "queue_delay"}, {"icnt.reply", "mean_queue_delay"},
+        {"dram0", "row_hit_rate"}, {"dram0", "bus_utilisation"}, {"dram0", "bandwidth"}, {"dram0", "latency"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        /* the block object, then the name inside it */
+        char *b = g_strdup_printf("\"%s\":", want[i][0]);
+        char *n = g_strdup_printf("\"%s\":", want[i][1]);
+        /* the first occurrence is under "blocks" (the schema comes after) */
+        const char *at = strstr(buf, b);
+        char *obj = NULL;
+        if (at && (at = strchr(at, '{'))) {
+            const char *e = at;
+            for (int depth = 0; *e; e++) {
+                depth += (*e == '{') - (*e == '}');
+                if (depth == 0)
+                    break;
+            }
+            obj = g_strndup(at, (size_t)(e - at) + 1);
+        }
+        cr_expect(obj && strstr(obj, n), "no %s/%s in the statistics", want[i][0], want[i][1]);
+        g_free(obj);
+        g_free(b);
+        g_free(n);
+    }
+    free(buf);
+    chip_run_free(&cr);
+    g_free(k);
+}
