@@ -76,6 +76,11 @@ des_actor *sm_actor(sm *s);
 unsigned sm_id(const sm *s);
 /* The ports to the memory side (warp_mem_req out, warp_mem_resp in). */
 void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in);
+/* The memory side acknowledges fire-and-forget stores (a warp_mem_resp with
+ * op MEM_STORE once the store is performed: the cache hierarchy does, the
+ * ideal memory does not): a CTA then ends only after its stores have, as a
+ * GPGPU-Sim warp is not done before its stores are (stores_done). */
+void sm_expect_store_acks(sm *s);
 /* Most responses the SM can have outstanding: size the response port so. */
 unsigned sm_max_outstanding(const sm *s);
 /* A functional error met by a warp (shared memory out of bounds), or NULL. */

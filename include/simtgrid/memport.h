@@ -17,7 +17,8 @@ enum mem_flags {
     MEM_L2_ONLY = 1 << 0,   /* ld.cg: do not allocate or look up in the L1 */
     MEM_ROW_HINT = 1 << 1,  /* DRAM row-locality hint bit (database seed) */
     MEM_STREAM = 1 << 2,    /* ld.cs: evict-first */
-    MEM_NO_REPLY = 1 << 3,  /* fire-and-forget store: the SM does not wait */
+    MEM_NO_REPLY = 1 << 3,  /* fire-and-forget store: the warp does not wait (the cache
+                               hierarchy still reports it performed: sm_expect_store_acks) */
 };
 
 #define MEMPORT_LANES 32

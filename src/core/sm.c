@@ -235,6 +235,8 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in)
     s->resp_in = resp_in;
 }
 
+void sm_expect_store_acks(sm *s) { s->store_acks = true; }
+
 void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out)
 {
     s->cta_in = cta_in;

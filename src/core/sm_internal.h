@@ -175,6 +175,7 @@ struct sm {
     bool ever_resident;
     uint64_t empty_since;       /* first cycle without a resident CTA */
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */
+    bool store_acks;            /* fire-and-forget stores are acknowledged: CTAs wait for them */
 
     /* statistics */
     uint64_t cycles, warp_insts, thread_insts, ctas_done;

@@ -291,6 +291,8 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
                 w->mem_wait++;
             else
                 h->mem_pending++;
+        } else if (s->store_acks) {
+            c->mem_outstanding++;   /* a store the warp does not wait for: its CTA does */
         }
         warp_mem_req r;
         memset(&r, 0, sizeof r);
@@ -386,6 +388,19 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
 
 void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
 {
+    if (r->op == MEM_STORE && !s->p.wait_for_stores) {
+        /* A fire-and-forget store was performed (it has no tag): the warp
+         * went on at once, but its CTA ends only now, as a GPGPU-Sim warp is
+         * not done before its stores are acknowledged (stores_done). */
+        if (!s->store_acks || r->warp >= s->p.max_warps || !s->hw[r->warp].live)
+            g_error("core: %s got a store acknowledgement for idle warp slot %u", s->name, r->warp);
+        sm_cta *c = &s->cta[s->hw[r->warp].cta];
+        if (c->end < cycle)
+            c->end = cycle;
+        c->mem_outstanding--;
+        sm_cta_maybe_done(s, s->hw[r->warp].cta);
+        return;
+    }
     if (r->tag >= s->nmem_cap || !s->mem[r->tag].used)
         g_error("core: %s got a response with unknown tag %u", s->name, r->tag);
     sm_mem_op *op = &s->mem[r->tag];

@@ -109,6 +109,7 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
         des_port *r = des_port_new(e, name, sizeof(warp_mem_resp), pend, des_cycles(core, 1), ldst_actor(u),
                                    sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
+        sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
         ldst_connect_sm(u, q, r);
         if (h->clusters) {
             noc_cluster *cl = h->clusters[i / k];

@@ -29,7 +29,7 @@ struct l2slice {
     int free_head;
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
     GQueue *replies;        /* slot + 1, ready to go back */
-    uint64_t replies_sent, stores, atomics, fill_stalls;
+    uint64_t replies_sent, stores, store_acks, atomics, fill_stalls;
     stats_hist latency, dram_latency;
     /* A refused request waits, without retrying, until the cache changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed). */
@@ -59,7 +59,9 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     if (st) {
         cache_register_stats(s->c, st, name);
         stats_counter(st, name, "replies", "packets", "replies sent to SMs", &s->replies_sent);
-        stats_counter(st, name, "store_requests", "packets", "stores accepted (not answered)", &s->stores);
+        stats_counter(st, name, "store_requests", "packets", "stores accepted", &s->stores);
+        stats_counter(st, name, "store_acks", "packets",
+                      "stores acknowledged to their SM (those sent without MEM_NO_REPLY)", &s->store_acks);
         stats_counter(st, name, "atomic_requests", "packets", "atomics executed here", &s->atomics);
         stats_counter(st, name, "fill_stalls", "cycles",
                       "cycles a DRAM fill waited for room for its dirty victim", &s->fill_stalls);
@@ -212,13 +214,18 @@ static void send_replies(l2slice *s, des_time t)
         rep.reply = 1;
         rep.dst = r->pkt.src;
         rep.src = (uint16_t)s->index;
-        rep.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(rep.sectors ? rep.sectors : 0xF));
+        bool ack = rep.op == MEM_STORE;   /* a store's acknowledgement carries no data */
+        rep.bytes = ack ? 0 : (uint16_t)(32u * (unsigned)__builtin_popcount(rep.sectors ? rep.sectors : 0xF));
         if (!des_port_try_send(s->reply_out, &rep, t))
             return;
         g_queue_pop_head(s->replies);
-        s->replies_sent++;
         uint64_t c = t / s->clk->period;
-        stats_hist_add(&s->latency, c >= r->arrived ? c - r->arrived : 0);
+        if (ack) {
+            s->store_acks++;
+        } else {
+            s->replies_sent++;
+            stats_hist_add(&s->latency, c >= r->arrived ? c - r->arrived : 0);
+        }
         r->next_free = s->free_head;
         s->free_head = (int)slot;
     }
@@ -235,6 +242,11 @@ static void send_dram(l2slice *s, des_time t)
                  .warp = q->warp};
     if (q->kind == CACHE_REQ_BYPASS)
         m.flags = MEM_L2_ONLY;
+    /* A read for the DRAM carries the row hint of the request that queued
+     * it (still in its slot: it waits for this data); a request merged into
+     * a miss in flight adds nothing below (see ldst.c, send_down). */
+    if (q->kind == CACHE_REQ_FILL || q->kind == CACHE_REQ_BYPASS)
+        m.flags |= g_array_index(s->reqs, l2_req, q->requester).pkt.flags & MEM_ROW_HINT;
     if (q->kind == CACHE_REQ_WRITE || q->kind == CACHE_REQ_WRITEBACK) {
         m.op = MEM_STORE;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
@@ -251,10 +263,17 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     if (!m)
         return;
     bool store = m->op == MEM_STORE;
+    /* A store is performed once the slice accepts it (the L2 is the point
+     * of coherence; a write-back L2 writes DRAM only when it evicts a dirty
+     * line, a write-through or write-evict one sends it on unanswered): it
+     * is acknowledged after the tag pipeline, hit_latency, like a hit's
+     * data (a disabled L2 passes it straight on: at once), unless the
+     * sender asked for no reply (an L1 write-back). */
+    bool ack = store && !(m->flags & MEM_NO_REPLY);
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD};
     uint32_t slot = 0;
-    if (!store) {
+    if (!store || ack) {
         slot = slot_get(s, m);
         g_array_index(s->reqs, l2_req, slot).arrived = c;
         a.requester = slot;
@@ -263,15 +282,19 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     s->blocked = r.outcome == CACHE_FAIL;
     s->changed = false;
     if (r.outcome == CACHE_FAIL) {   /* replay once the cache has changed */
-        if (!store) {
+        if (!store || ack) {
             g_array_index(s->reqs, l2_req, slot).next_free = s->free_head;
             s->free_head = (int)slot;
         }
         return;
     }
-    if (store)
+    if (store) {
         s->stores++;
-    else {
+        if (ack) {
+            const cache_params *cp = cache_get_params(s->c);
+            timed_push(s, c + (cp->enabled ? cp->hit_latency : 0), slot);
+        }
+    } else {
         if (m->op == MEM_ATOMIC)
             s->atomics++;
         if (r.outcome == CACHE_HIT)

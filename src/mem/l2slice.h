@@ -3,8 +3,9 @@
  * Requests (mem_pkt) come from the request crossbar, one accepted per L2
  * cycle: loads (fills of an L1, or L2-only loads) and atomics look the line
  * up (atomics execute here, `atomic_latency` cycles after their data is
- * present); stores update the slice per its write policy and are not
- * answered. Misses take an MSHR entry and go to the partition's DRAM channel;
+ * present); stores update the slice per its write policy and are
+ * acknowledged hit_latency cycles after acceptance (a header-only reply),
+ * unless sent MEM_NO_REPLY (an L1's dirty write-back). Misses take an MSHR entry and go to the partition's DRAM channel;
  * dirty victims are written back. Replies carry the data sectors back to the
  * requesting SM through the reply crossbar. */
 #ifndef SIMTGRID_MEM_L2SLICE_H

@@ -9,6 +9,7 @@ typedef struct ldst_inst {
     unsigned remaining;     /* accesses not yet complete */
     unsigned accesses, misses;
     uint8_t op;
+    uint8_t flags;          /* the request's mem_flags (MEM_ROW_HINT goes below) */
     bool reply;
     int next_free;
 } ldst_inst;
@@ -224,7 +225,11 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
-                      .reply = !(u->req.flags & MEM_NO_REPLY), .next_free = -1};
+                      .flags = u->req.flags, .next_free = -1};
+    /* Every instruction is reported to the SM, a store too once all its
+     * accesses are performed: with MEM_NO_REPLY the warp does not wait for
+     * it, but its CTA ends only after that report (GPGPU-Sim's stores_done). */
+    in->reply = !(u->req.flags & MEM_NO_REPLY) || u->req.op == MEM_STORE;
     u->cur = slot;
     u->next = 0;
     u->busy = true;
@@ -263,9 +268,12 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     }
     u->busy_cycles++;
     u->cur_refused = false;
-    if (u->req.op == MEM_STORE)
-        complete_access(u, u->cur, t);   /* accepted: fire-and-forget below */
-    else if (r.outcome == CACHE_HIT)
+    if (u->req.op == MEM_STORE) {
+        /* A store the L1 keeps (write-back) is performed here; one it sends
+         * down (write-evict, write-through, bypassed) when the L2 acknowledges it. */
+        if (r.outcome != CACHE_BYPASSED && cache_get_params(u->l1)->write == CACHE_WRITE_BACK)
+            complete_access(u, u->cur, t);
+    } else if (r.outcome == CACHE_HIT)
         push_hit(u, r.ready, u->cur);
     else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED)
         u->inst[u->cur].misses++;       /* completes on its fill or reply */
@@ -289,9 +297,20 @@ static void send_down(ldst *u, des_time t)
                  .sectors = (uint8_t)s32, .warp = q->warp};
     if (q->kind == CACHE_REQ_BYPASS)
         m.flags = MEM_L2_ONLY;
+    /* The DRAM row hint rides on the read that goes below: a fill or an
+     * uncached load carries the hint of the access that queued it (its
+     * instruction is still in the unit: it waits for this very request).
+     * An access that merges into a miss already in flight sends nothing
+     * below, so its hint is not forwarded (as in GPGPU-Sim only the first
+     * miss's request leaves); the row it names is being opened for the
+     * primary anyway. docs/cache.md, "Row hint". */
+    if (q->kind == CACHE_REQ_FILL || q->kind == CACHE_REQ_BYPASS)
+        m.flags |= u->inst[q->requester].flags & MEM_ROW_HINT;
     if (q->kind == CACHE_REQ_WRITE || q->kind == CACHE_REQ_WRITEBACK) {
         m.op = MEM_STORE;
-        m.flags = MEM_NO_REPLY;
+        /* store data is acknowledged (its access waits for that); a dirty
+         * victim's write-back is not */
+        m.flags = q->kind == CACHE_REQ_WRITEBACK ? MEM_NO_REPLY : 0;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
     }
     if (des_port_try_send(u->down, &m, t)) {
@@ -300,7 +319,8 @@ static void send_down(ldst *u, des_time t)
     }
 }
 
-/* One reply from the crossbar: a fill of the L1, or an uncached access done. */
+/* One reply from the crossbar: a fill of the L1, or an uncached access or a
+ * store's acknowledgement: that access is done. */
 static void take_reply(ldst *u, uint64_t c, des_time t)
 {
     mem_pkt *m = des_port_peek(u->up, t);
@@ -316,7 +336,7 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
     } else {
         complete_access(u, m->id, t);
     }
-    if (c >= m->born / u->clk->period)
+    if (m->op != MEM_STORE && c >= m->born / u->clk->period)
         stats_hist_add(&u->round_trip, c - m->born / u->clk->period);
     des_port_pop(u->up, t);
 }

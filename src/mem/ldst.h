@@ -11,8 +11,11 @@
  *     busy: the next instruction waits (the LD/ST stall categories);
  *   - one request leaves the miss queue for the request crossbar;
  *   - one reply from the reply crossbar fills the L1 (or completes an
- *     uncached access); the requesters it satisfies complete.
- * Stores complete when the L1 has accepted them (fire-and-forget below). */
+ *     uncached access or acknowledges a store); the requesters it satisfies
+ *     complete.
+ * A store access completes when it is performed: when a write-back L1
+ * accepts it, else when the L2 acknowledges it. A store instruction is
+ * answered then, even one sent MEM_NO_REPLY (the SM's CTA waits for it). */
 #ifndef SIMTGRID_MEM_LDST_H
 #define SIMTGRID_MEM_LDST_H
 

@@ -54,6 +54,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "gpu_test_util.h"
 
@@ -232,9 +234,10 @@ Test(chip_latency, clustered_sms_all_get_their_data)
     chip_run cr;
     chip_run_text(&cr, model, k, "grid = 8\nblock = 128", sets);
     cr_assert(cr.ok, "%s", cr.error);
-    /* 8 CTAs x 4 warps, one 128 B line per warp load */
+    /* 8 CTAs x 4 warps, one 128 B line per warp load, and one per warp
+     * store, which the L2 acknowledges: 32 data replies + 32 acks */
     cr_expect_eq(stats_sum(cr.st, "sm*.ldst", "loads"), 32);
-    cr_expect_eq(chip_counter(&cr, "cluster0", "replies") + chip_counter(&cr, "cluster1", "replies"), 32);
+    cr_expect_eq(chip_counter(&cr, "cluster0", "replies") + chip_counter(&cr, "cluster1", "replies"), 64);
     cr_expect_gt(chip_counter(&cr, "cluster0", "replies"), chip_counter(&cr, "cluster1", "replies"));
     chip_run_free(&cr);
 }
@@ -292,4 +295,182 @@ Test(chip_latency, the_issue_statistics_are_all_reported)
     free(buf);
     chip_run_free(&cr);
     g_free(k);
+}
+
+/* The row hint of ld.rowhint goes through the L1 and L2 miss paths to the
+ * DRAM controller. Close-page policy: a row is precharged as soon as its
+ * access is done, unless the access was hinted, which keeps it open (and
+ * arms a hold; the window is made long enough for any later request).
+ * Load A, then B (same row, next line; B's address depends on A's data):
+ *   hinted A: A is a closed-bank access (83 cycles, as simple_closed_bank),
+ *     its row stays open, so B is a row hit (33, as simple_row_hit): 116;
+ *     one hold armed, ended by B: hint_holds = hint_hold_hits = 1.
+ *   plain A: the row closes after A, B finds the bank closed: 83 + 83. */
+static void expect_hint(bool hinted, unsigned sum, uint64_t holds)
+{
+    char *k = g_strdup_printf(".kernel hint\n.data a u32[65536] = zero\n    mov r1, 0\n"
+                              "    ld.global%s.u32 r1, [r1+@a]\n    add r2, r1, %u\n"
+                              "    ld.global.u32 r1, [r2+@a]\n    exit\n",
+                              hinted ? ".rowhint" : "", (unsigned)B);
+    char *sets[] = {"dram.timing=simple", "dram.page_policy=close", "dram.hint_hold_cycles=100000", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "loads"), 2);
+    cr_expect_float_eq(chip_derived(&cr, "sm0.ldst", "mean_load_latency") * 2, (double)sum, 1e-9,
+                       "hinted %d: mean load latency %g, expected %u/2", hinted,
+                       chip_derived(&cr, "sm0.ldst", "mean_load_latency"), sum);
+    cr_expect_eq(chip_counter(&cr, "dram0", "hint_holds"), holds);
+    cr_expect_eq(chip_counter(&cr, "dram0", "hint_hold_hits"), holds);
+    cr_expect_eq(chip_counter(&cr, "dram0", "row_hits"), holds);
+    chip_run_free(&cr);
+    g_free(k);
+}
+
+Test(chip_latency, row_hint_reaches_the_controller)
+{
+    expect_hint(true, 83 + 33, 1);
+}
+
+Test(chip_latency, no_row_hint_closes_the_row)
+{
+    expect_hint(false, 83 + 83, 0);
+}
+
+/* Stores are fire-and-forget for the warp, but a CTA (and so the launch and
+ * the run) ends only once its stores are performed: the L2 acknowledges
+ * each one after its pipeline (l2.hit_latency), and the CTA's end is the
+ * core cycle the SM receives the last acknowledgement (GPGPU-Sim: a warp is
+ * not done before stores_done).
+ * One thread stores a word and exits. The store (a whole 128 B line: the
+ * L1 is unsectored; write-evict, so it goes down) enters the LD/ST at core
+ * cycle c0 (tick 12*c0 = 0 below): it leaves at 12, is at the request
+ * crossbar at 16, 128 B + 8 B header = 5 flits until 36, at the L2 at 52
+ * -> L2 edge 54, accepted (write-back L2: allocated, dirty) and acked at
+ * 54 + 6H (H = l2.hit_latency); the ack (header only, 1 flit) is at the
+ * reply crossbar 4 ticks later, at the LD/ST 4 + 4 + 16 ticks after that,
+ * rounded up to a core edge, and at the SM one core cycle later. The exit
+ * issued right after the store is long done by then (H >= 130: the ack
+ * comes 70+ core cycles after c0), so the run ends with the ack. From H =
+ * 130 to H = 230, 100 L2 cycles = 600 ticks = exactly 50 core cycles (every
+ * edge is a core edge), so the run is 50 core cycles longer; were stores
+ * not waited for, it would not move at all.
+ * Absolute: the CTA's warp is fetchable at 10 (core.cta_launch_latency);
+ * mov issues at 10, its r1 is readable at 10 + 7 (pipeline_depth) = 17,
+ * when st issues; the request leaves at once (ldst_latency 1) and the
+ * LD/ST takes it one core cycle later: c0 = 18. H = 130: ack at 54 + 780
+ * = 834, reply crossbar 838 -> icnt edge 840, 1 flit to 844, at the LD/ST
+ * at 860 -> core edge 864 = c0 + 72 = 90; the SM has it at 91: the run
+ * ends at core cycle 91 (141 with H = 230). */
+typedef struct store_totals {
+    bool ok;
+    uint64_t cycles, store_requests, store_acks, replies, reply_flits;
+} store_totals;
+
+/* In a child process: no assertions here (the parent checks). */
+static store_totals store_run(const char *h)
+{
+    static const char *k = ".kernel st\n.data a u32[64] = zero\n    mov r1, 7\n"
+                           "    st.global.u32 [@a], r1\n    exit\n";
+    char *set = g_strdup_printf("l2.hit_latency=%s", h);
+    char *sets[] = {set, NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    store_totals t = {.ok = cr.ok, .cycles = cr.r.core_cycles};
+    stats_get_counter(cr.st, "l2s0", "store_requests", &t.store_requests);
+    stats_get_counter(cr.st, "l2s0", "store_acks", &t.store_acks);
+    stats_get_counter(cr.st, "l2s0", "replies", &t.replies);
+    stats_get_counter(cr.st, "icnt.reply", "flits", &t.reply_flits);
+    chip_run_free(&cr);
+    g_free(set);
+    return t;
+}
+
+/* One simulation per process (SimGrid): run store_run in a child. */
+static store_totals store_run_child(const char *h)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0);
+    if (pid == 0) {
+        close(fd[0]);
+        store_totals c = store_run(h);
+        _exit(write(fd[1], &c, sizeof c) == (ssize_t)sizeof c ? 0 : 1);
+    }
+    close(fd[1]);
+    store_totals c = {0};
+    ssize_t n = read(fd[0], &c, sizeof c);
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_assert(n == (ssize_t)sizeof c && WIFEXITED(status) && WEXITSTATUS(status) == 0, "H = %s: child failed", h);
+    cr_assert(c.ok, "H = %s: the run failed", h);
+    cr_expect_eq(c.store_requests, 1);
+    cr_expect_eq(c.store_acks, 1);
+    cr_expect_eq(c.replies, 0);       /* an ack is not a data reply */
+    cr_expect_eq(c.reply_flits, 1);   /* header only */
+    return c;
+}
+
+Test(chip_latency, a_cta_ends_when_its_store_is_acknowledged)
+{
+    uint64_t fast = store_run_child("130").cycles, slow = store_run_child("230").cycles;
+    cr_expect_eq(fast, 91);
+    cr_expect_eq(slow, 141);
+    cr_expect_eq(slow - fast, 50, "run ends at %lu (H = 130) and %lu (H = 230)", (unsigned long)fast,
+                 (unsigned long)slow);
+}
+
+Test(chip_latency, every_store_reaches_the_l2_before_the_run_ends)
+{
+    /* 32 threads store to 32 different lines (128 B apart): 32 L1 writes,
+     * all of which must be in the L2 slices and acknowledged when the run
+     * ends (before the fix the run stopped with most of them still queued
+     * in the L1 and the crossbar). Lines alternate between the two slices
+     * (256 B channel interleave): 16 each. */
+    static const char *k = ".kernel st\n.data a u32[65536] = zero\n    mov r1, %tid.x\n"
+                           "    shl r2, r1, 7\n    st.global.u32 [r2+@a], r1\n    exit\n";
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 32", NULL);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.l1d", "store_misses"), 32);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "store_requests"), 16);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "store_requests"), 16);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "store_acks") + chip_counter(&cr, "l2s1", "store_acks"), 32);
+    chip_run_free(&cr);
+}
+
+/* Merging (docs/cache.md, "Row hint"): two independent loads of the same
+ * line issued back to back by one warp (scoreboard: the second does not
+ * wait for the first's data); the second finds the first's miss
+ * in flight and merges into its MSHR entry (a pending hit), sending
+ * nothing below. One DRAM read either way; it carries the hint only when
+ * the first load, whose request goes down, was the hinted one. */
+static void expect_merged_hint(bool first_hinted)
+{
+    char *k = g_strdup_printf(".kernel m\n.data a u32[64] = zero\n"
+                              "    ld.global%s.u32 r1, [@a]\n    ld.global%s.u32 r2, [@a+4]\n"
+                              "    add r3, r1, r2\n    exit\n",
+                              first_hinted ? ".rowhint" : "", first_hinted ? "" : ".rowhint");
+    char *sets[] = {"dram.timing=simple", "core.discipline=scoreboard", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.l1d", "misses"), 1);
+    cr_expect_eq(chip_counter(&cr, "sm0.l1d", "hits_reserved"), 1);
+    cr_expect_eq(chip_counter(&cr, "dram0", "reads"), 1);
+    cr_expect_eq(chip_counter(&cr, "dram0", "hint_holds"), first_hinted ? 1 : 0);
+    chip_run_free(&cr);
+    g_free(k);
+}
+
+Test(chip_latency, row_hint_of_the_request_that_goes_down)
+{
+    expect_merged_hint(true);
+}
+
+Test(chip_latency, row_hint_of_a_merged_access_stays_behind)
+{
+    expect_merged_hint(false);
 }

@@ -151,15 +151,23 @@ Test(hier, dram_miss_then_l1_hit)
 Test(hier, l1_miss_that_hits_the_l2)
 {
     /* Load A at 0 (322, above). A store to A at 400 is write-evict in the
-     * L1 (the line is invalidated, the write goes down; no response). Load A
-     * at 800: L1 miss, L2 hit (the L2 wrote the line back in place): 849. */
+     * L1 (the line is invalidated, the write goes down) and is answered
+     * once the L2 acknowledges it, although the SM sent it MEM_NO_REPLY:
+     * the L1 takes it at 401, it leaves the miss queue at 402, reaches the
+     * crossbar at 403; 32 words are 128 B + 8 B header = 5 flits, done at
+     * 408, at the L2 at 412, which accepts it (write-back: a hit) and acks
+     * after its 30-cycle pipeline, at 442; the ack (header only, 1 flit)
+     * enters the reply crossbar at 443, is done at 444, reaches the LD/ST
+     * at 448: the store is complete, the SM has the response at 449.
+     * Load A at 800: L1 miss, L2 hit (the L2 wrote the line back in place): 849. */
     script *s;
     des_engine *e = build(&s);
     plan(s, 3, (des_time[]){0, 400, 800}, (uint64_t[]){0x1000, 0x1000, 0x1000},
          (uint8_t[]){MEM_LOAD, MEM_STORE, MEM_LOAD});
     des_run(e);
-    cr_assert_eq(s->got, 2);
+    cr_assert_eq(s->got, 3);
     cr_assert_eq(s->resp_at[0], 322);
+    cr_expect_eq(s->resp_at[1], 449);
     cr_assert_eq(s->resp_at[2], 849);
 }
 
