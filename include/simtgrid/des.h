@@ -123,6 +123,14 @@ des_time des_port_latency(const des_port *p);
 bool des_port_try_send(des_port *p, const void *msg, des_time t);
 /* Free slots as seen by the sender at time t. */
 unsigned des_port_space(des_port *p, des_time t);
+/* The sender saw no free slot at time t and waits for one without trying to
+ * send: wake it when a slot becomes visible, exactly as a failed try_send
+ * would (so a full port costs no polling). */
+void des_port_wait_space(des_port *p, des_time t);
+/* When the sender will next see a free slot: the time the oldest freed slot
+ * becomes reusable, or DES_NEVER while every slot holds a message (then
+ * only a pop, which des_port_wait_space turns into a wake-up, can free one). */
+des_time des_port_next_space(const des_port *p);
 
 /* Receiver side. A send wakes the receiver at the delivery time; a message
  * the receiver leaves in the port after that (it was busy or full) does not

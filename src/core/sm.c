@@ -68,6 +68,7 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
         }
     }
     s->snap_valid = false;
+    s->wait_port = false;
     if (!s->resident)
         return next_event(s, NEVER_CYCLE);
     /* Free request slots, once per cycle (sends below keep it current). A
@@ -138,9 +139,12 @@ static void sm_main(des_actor *self, void *data)
                 next = k;
                 break;
             }
-            if (nx == NEVER_CYCLE) {
+            if (nx == NEVER_CYCLE || (s->wait_port && nx > k + 1)) {
+                /* Nothing timed before a port event; or the request port is
+                 * full and its pop (a port wake-up) may come before nx: the
+                 * idle cycles are replayed when the SM next wakes. */
                 s->cycle = k + 1;
-                next = NEVER_CYCLE;
+                next = nx;
                 break;
             }
             uint64_t until = nx < horizon + 1 ? nx : horizon + 1;

@@ -171,6 +171,9 @@ struct sm {
     /* time */
     uint64_t cycle;             /* next cycle to simulate */
     bool snap_valid;            /* the last simulated cycle was idle and accounted */
+    bool wait_port;             /* this cycle found the request port full: the
+                                 * port wakes the SM on a pop, so run-ahead may
+                                 * not replay past this cycle */
     bool ever_resident;
     uint64_t empty_since;       /* first cycle without a resident CTA */
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */

@@ -96,15 +96,22 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         return WS_STRUCT;
     }
     if (sm_is_global(in) && !request_room(s)) {
-        /* A full port frees a slot when the memory side pops: poll the next
-         * cycle (sm.c abandons a cycle whose port state is not yet known).
-         * Queued requests leave at known cycles; a missing tag comes back
-         * with a response, which is a port event. */
+        /* A full port frees a slot when the memory side pops: the port wakes
+         * the SM when the slot becomes visible, so the SM need not poll (sm.c
+         * abandons a cycle whose port state is not yet known). Queued
+         * requests leave at known cycles; a missing tag comes back with a
+         * response, which is a port event. */
         if (!s->req_out)
             return WS_STRUCT;
-        if (s->req_space == 0)
-            *wake = min_u64(*wake, cycle + 1);
-        else if (s->req_space <= s->sendq_count)
+        if (s->req_space == 0) {
+            des_time r = des_port_next_space(s->req_out);
+            if (r != DES_NEVER) {
+                *wake = min_u64(*wake, des_edge_at_or_after(s->clk, r) / s->clk->period);
+            } else {
+                des_port_wait_space(s->req_out, des_cycles(s->clk, cycle));
+                s->wait_port = true;
+            }
+        } else if (s->req_space <= s->sendq_count)
             *wake = min_u64(*wake, s->sendq_at[s->sendq_head]);
         return WS_STRUCT;
     }

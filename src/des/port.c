@@ -78,6 +78,20 @@ unsigned des_port_space(des_port *p, des_time t)
     return free_slots;
 }
 
+void des_port_wait_space(des_port *p, des_time t)
+{
+    unsigned slot = (p->head + p->count) % p->cap;
+    p->sender_waiting = true;
+    /* The slot is already free but not yet visible: wake when it is. */
+    if (p->count < p->cap && p->sender && p->reusable[slot] > t)
+        des_wake_at(p->sender, p->reusable[slot]);
+}
+
+des_time des_port_next_space(const des_port *p)
+{
+    return p->count < p->cap ? p->reusable[(p->head + p->count) % p->cap] : DES_NEVER;
+}
+
 bool des_port_try_send(des_port *p, const void *msg, des_time t)
 {
     if (t < p->last_send || (p->engine->started && t < p->engine->now))
@@ -85,10 +99,7 @@ bool des_port_try_send(des_port *p, const void *msg, des_time t)
                 p->name, t, p->last_send);
     unsigned slot = (p->head + p->count) % p->cap;
     if (p->count == p->cap || p->reusable[slot] > t) {
-        p->sender_waiting = true;
-        /* The slot is already free but not yet visible: wake when it is. */
-        if (p->count < p->cap && p->sender)
-            des_wake_at(p->sender, p->reusable[slot]);
+        des_port_wait_space(p, t);
         return false;
     }
     p->last_send = t;

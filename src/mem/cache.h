@@ -175,6 +175,10 @@ cache *cache_new(const cache_params *p);
 void cache_free(cache *c);
 
 cache_result cache_try_access(cache *c, const cache_access *a, uint64_t now);
+/* Counts n more refused attempts of cause `why`: a caller that knows the
+ * cache's state cannot change (a failed access changes nothing) accounts the
+ * replays it skipped, exactly as n failing cache_try_access calls would. */
+void cache_count_failures(cache *c, cache_fail why, uint64_t n);
 cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t now);
 /* The oldest requester whose data is complete; false when none. */
 bool cache_pop_ready(cache *c, mshr_requester *out, uint64_t *line, uint64_t now);

@@ -26,6 +26,12 @@ static cache_result fail(cache *c, cache_result r, cache_fail why)
     return r;
 }
 
+void cache_count_failures(cache *c, cache_fail why, uint64_t n)
+{
+    c->st.reservation_fails += n;
+    c->st.fail[why] += n;
+}
+
 static cache_result go_down(cache *c, cache_result r, const cache_access *a, uint64_t line,
                             uint32_t sectors)
 {

@@ -45,11 +45,18 @@ struct ldst {
     unsigned hhead, hcount, hcap;
     /* Responses the SM port refused (it is sized so this stays empty). */
     GQueue *resp_wait;
+    /* The access at the head failed at cycle fail_cycle for fail_why and the
+     * unit slept through the replays: nothing it could retry changes until
+     * its next event, so the skipped cycles are counted as failed replays. */
+    bool stalled;
+    cache_fail fail_why;
+    uint64_t fail_cycle;
     uint64_t busy_cycles, stall_coal, stall_mshr, stall_icnt, stall_set, fill_stalls;
     stats_hist latency;
 };
 
 static void ldst_main(des_actor *self, void *data);
+static void count_stall(ldst *u, cache_fail why, uint64_t n);
 
 ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params *l1,
                const coalesce_params *co, unsigned max_pending, ldst_route_fn route,
@@ -113,6 +120,14 @@ void ldst_connect_mem(ldst *u, des_port *down, des_port *up)
 
 void ldst_finish(ldst *u, des_time end)
 {
+    uint64_t last = end / u->clk->period;
+    if (u->stalled && last > u->fail_cycle) {
+        /* The run ended (a cycle limit) while the unit slept through
+         * replays: count those up to the last cycle of the run. */
+        count_stall(u, u->fail_why, last - u->fail_cycle);
+        cache_count_failures(u->l1, u->fail_why, last - u->fail_cycle);
+        u->stalled = false;
+    }
     cache_finish(u->l1, end / u->clk->period);
 }
 
@@ -192,8 +207,19 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     }
 }
 
-/* One access through the L1 port. */
-static void issue_access(ldst *u, uint64_t c, des_time t)
+static void count_stall(ldst *u, cache_fail why, uint64_t n)
+{
+    u->busy_cycles += n;
+    if (why == CACHE_FAIL_MSHR_FULL || why == CACHE_FAIL_MSHR_MERGE_LIMIT)
+        u->stall_mshr += n;
+    else if (why == CACHE_FAIL_MISS_QUEUE_FULL)
+        u->stall_icnt += n;
+    else
+        u->stall_set += n;
+}
+
+/* One access through the L1 port. Returns false when the cache refused it. */
+static bool issue_access(ldst *u, uint64_t c, des_time t)
 {
     const coalesce_access *a = &u->acc[u->next];
     cache_access ca = {.addr = a->line,
@@ -201,16 +227,12 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
                        .flags = u->req.flags};
     cache_result r = cache_try_access(u->l1, &ca, c);
-    u->busy_cycles++;
     if (r.outcome == CACHE_FAIL) {
-        if (r.fail == CACHE_FAIL_MSHR_FULL || r.fail == CACHE_FAIL_MSHR_MERGE_LIMIT)
-            u->stall_mshr++;
-        else if (r.fail == CACHE_FAIL_MISS_QUEUE_FULL)
-            u->stall_icnt++;
-        else
-            u->stall_set++;
-        return;
+        count_stall(u, r.fail, 1);
+        u->fail_why = r.fail;
+        return false;
     }
+    u->busy_cycles++;
     if (u->req.op == MEM_STORE)
         complete_access(u, u->cur, t);   /* accepted: fire-and-forget below */
     else if (r.outcome == CACHE_HIT)
@@ -221,6 +243,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
         u->busy = false;
     else
         u->stall_coal++;
+    return true;
 }
 
 /* One request from the miss queue to the crossbar. */
@@ -284,6 +307,14 @@ static void ldst_main(des_actor *self, void *data)
             now = des_block(self);
             continue;
         }
+        if (u->stalled) {
+            /* Cycles fail_cycle+1 .. c-1 each replayed the refused access
+             * with the same result: the cache and the unit were unchanged. */
+            u->stalled = false;
+            uint64_t n = c - u->fail_cycle - 1;
+            count_stall(u, u->fail_why, n);
+            cache_count_failures(u->l1, u->fail_why, n);
+        }
         flush_responses(u, t);
         take_reply(u, c, t);
         mshr_requester rq;
@@ -298,14 +329,26 @@ static void ldst_main(des_actor *self, void *data)
         }
         send_down(u, t);
         take_request(u, c, t);
-        if (u->busy)
-            issue_access(u, c, t);
+        bool refused = u->busy && !issue_access(u, c, t);
         des_count_events(u->engine, 1);
 
         /* The next cycle with work, else sleep until a port wakes us. */
-        bool again = u->busy || des_port_next(u->up) <= t ||
-                     (cache_missq_head(u->l1) && des_port_space(u->down, t + period) > 0) ||
+        bool missq_go = cache_missq_head(u->l1) && des_port_space(u->down, t + period) > 0;
+        bool again = u->busy || des_port_next(u->up) <= t || missq_go ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
+        /* A refused access is replayed every cycle, with the same result
+         * until something it depends on changes: a reply (a port delivery
+         * wakes us), a miss-queue send (the down port wakes us when a slot
+         * frees), or a hit completing (woken below). Sleep until then and
+         * count the replays on waking. Responses waiting for the SM port and
+         * a reply the cache refused are still polled. */
+        if (refused && !missq_go && des_port_next(u->up) > t && g_queue_is_empty(u->resp_wait)) {
+            if (cache_missq_head(u->l1))
+                des_port_wait_space(u->down, t + period);
+            u->stalled = true;
+            u->fail_cycle = c;
+            again = false;
+        }
         if (again)
             des_wake_at(self, t + period);
         else if (u->hcount)
