@@ -77,6 +77,8 @@ typedef struct des_counters {
     uint64_t wakeups;
     uint64_t timestamps;
     uint64_t events;
+    uint64_t inline_runs;   /* of the wake-ups: a block due alone that ran on
+                             * with no SimGrid call (no clock advance, no switch) */
 } des_counters;
 des_counters des_get_counters(const des_engine *e);
 /* A block calls this with the number of simulated events it processed in a

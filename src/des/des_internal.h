@@ -19,6 +19,7 @@ struct des_actor {
     int heap_pos;           /* index in the wake heap, -1 when not queued */
     des_time lookahead;     /* min input latency / output credit delay */
     bool finished;
+    uint64_t wakeups;       /* times the engine released it (profile) */
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
 };
 
@@ -33,6 +34,8 @@ void wakeheap_free(wakeheap *h);
 /* Insert, or lower the key of an actor already queued; a later time is ignored. */
 void wakeheap_request(wakeheap *h, des_actor *a, des_time t);
 des_actor *wakeheap_top(const wakeheap *h);
+/* Wake time of the earliest actor after the top (DES_NEVER if none). */
+des_time wakeheap_second_at(const wakeheap *h);
 des_actor *wakeheap_pop(wakeheap *h);
 
 struct des_engine {

@@ -29,6 +29,11 @@ struct l2slice {
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
     GQueue *replies;        /* slot + 1, ready to go back */
     uint64_t replies_sent, stores, atomics, fill_stalls;
+    /* The request at the head was refused at fail_cycle for fail_why and the
+     * slice sleeps through its replays (counted on waking). */
+    bool stalled;
+    cache_fail fail_why;
+    uint64_t fail_cycle;
 };
 
 static void l2_main(des_actor *self, void *data);
@@ -73,7 +78,15 @@ void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in)
     s->dram_in = dram_in;
 }
 
-void l2slice_finish(l2slice *s, des_time end) { cache_finish(s->c, end / s->clk->period); }
+void l2slice_finish(l2slice *s, des_time end)
+{
+    uint64_t last = end / s->clk->period;
+    if (s->stalled && last > s->fail_cycle) {   /* a cycle limit ended the run */
+        cache_count_failures(s->c, s->fail_why, last - s->fail_cycle);
+        s->stalled = false;
+    }
+    cache_finish(s->c, last);
+}
 
 void l2slice_free(l2slice *s)
 {
@@ -215,11 +228,13 @@ static void send_dram(l2slice *s, des_time t)
         cache_missq_pop(s->c);
 }
 
-static void take_request(l2slice *s, uint64_t c, des_time t)
+/* Returns false when the cache refused the request at the head (it stays in
+ * the port and is replayed); *why says why. */
+static bool take_request(l2slice *s, uint64_t c, des_time t, cache_fail *why)
 {
     mem_pkt *m = des_port_peek(s->req_in, t);
     if (!m)
-        return;
+        return true;
     bool store = m->op == MEM_STORE;
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD};
@@ -234,7 +249,8 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
             g_array_index(s->reqs, l2_req, slot).next_free = s->free_head;
             s->free_head = (int)slot;
         }
-        return;
+        *why = r.fail;
+        return false;
     }
     if (store)
         s->stores++;
@@ -246,6 +262,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         /* MISS / HIT_RESERVED: cache_pop_ready; BYPASSED: the DRAM reply. */
     }
     des_port_pop(s->req_in, t);
+    return true;
 }
 
 static void l2_main(des_actor *self, void *data)
@@ -261,6 +278,12 @@ static void l2_main(des_actor *self, void *data)
             now = des_block(self);
             continue;
         }
+        if (s->stalled) {
+            /* Cycles fail_cycle+1 .. c-1 each replayed the refused request
+             * with the same result: nothing it depends on had changed. */
+            s->stalled = false;
+            cache_count_failures(s->c, s->fail_why, c - s->fail_cycle - 1);
+        }
         take_dram_reply(s, c, t);
         mshr_requester rq;
         uint64_t line;
@@ -271,10 +294,24 @@ static void l2_main(des_actor *self, void *data)
             g_queue_push_tail(s->replies, GUINT_TO_POINTER(slot + 1));
         send_replies(s, t);
         send_dram(s, t);
-        take_request(s, c, t);
+        cache_fail why = CACHE_FAIL_NONE;
+        bool refused = !take_request(s, c, t, &why);
         des_count_events(s->engine, 1);
-        bool again = des_port_next(s->dram_in) <= t || des_port_next(s->req_in) <= t ||
-                     (cache_missq_head(s->c) && des_port_space(s->dram_out, t + period) > 0);
+        bool missq_go = cache_missq_head(s->c) && des_port_space(s->dram_out, t + period) > 0;
+        bool again = des_port_next(s->dram_in) <= t || des_port_next(s->req_in) <= t || missq_go;
+        /* A refused request is replayed every cycle with the same result
+         * until a DRAM reply arrives (a port delivery wakes us) or the miss
+         * queue sends (the DRAM port wakes us when a slot frees). Sleep until
+         * then and count the replays on waking. A fill the cache refused is
+         * still polled. */
+        if (refused && !missq_go && des_port_next(s->dram_in) > t) {
+            if (cache_missq_head(s->c))
+                des_port_wait_space(s->dram_out, t + period);
+            s->stalled = true;
+            s->fail_why = why;
+            s->fail_cycle = c;
+            again = false;
+        }
         if (again)
             des_wake_at(self, t + period);
         else if (s->timed->len)
