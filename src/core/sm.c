@@ -203,6 +203,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->slot = g_new0(uint32_t, s->nent_cap);
     s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot};
     s->hw = g_new0(sm_hw, p->max_warps);
+    s->hw_epoch = g_new0(uint64_t, p->max_warps);
     s->cta = g_new0(sm_cta, p->max_ctas);
     s->nmem_cap = p->discipline == CORE_BARREL ? s->nent_cap : p->max_warps * p->mem_pending_per_warp;
     s->mem = g_new0(sm_mem_op, s->nmem_cap);
@@ -270,6 +271,7 @@ void sm_free(sm *s)
     g_free(s->mem);
     g_free(s->cta);
     g_free(s->hw);
+    g_free(s->hw_epoch);
     g_free(s->slot);
     g_free(s->age);
     g_free(s->status);

@@ -43,7 +43,7 @@ static bool request_room(const sm *s)
 
 uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
 {
-    const sm_entity *w = &s->ent[e];
+    sm_entity *w = &s->ent[e];
     if (!w->live)
         return WS_GONE;
     if (w->at_barrier)
@@ -56,6 +56,16 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
     }
     const isa_inst *in = isa_program_inst(sm_prog_of(s, e), w->pc);
     if (s->p.discipline == CORE_SCOREBOARD) {
+        /* The registers' ready times only change when the warp's scoreboard
+         * is written (its epoch moves), so a wait found earlier still holds
+         * (and the latest-ready register stays the latest) until then: no
+         * need to read the big per-warp scoreboard every cycle. */
+        if (w->sb_until > cycle && w->sb_pc == w->pc && w->sb_epoch == s->hw_epoch[w->hw]) {
+            if (w->sb_until == NEVER_CYCLE)
+                return WS_MEM;
+            *wake = min_u64(*wake, w->sb_until);
+            return WS_DEP;
+        }
         const sm_hw *h = &s->hw[w->hw];
         bool mem = false;
         uint64_t dep = 0;
@@ -77,6 +87,11 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
             uint64_t r = h->pred_ready[__builtin_ctz(bits)];
             if (r > cycle)
                 dep = max_u64(dep, r);
+        }
+        if (mem || dep) {
+            w->sb_pc = w->pc;
+            w->sb_epoch = s->hw_epoch[w->hw];
+            w->sb_until = mem ? NEVER_CYCLE : dep;
         }
         if (mem)
             return WS_MEM;
@@ -284,6 +299,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
             h->reg_ready[in->dst[i]] = ready;
         for (unsigned bits = in->pred_writes; bits; bits &= bits - 1)
             h->pred_ready[__builtin_ctz(bits)] = t->done + 1;
+        s->hw_epoch[w->hw]++;
     }
 
     if (global) {
@@ -409,6 +425,7 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
         for (unsigned i = 0; i < op->inst->ndst; i++)
             if (h->reg_ready[op->inst->dst[i]] == REG_MEM)
                 h->reg_ready[op->inst->dst[i]] = complete + 1;
+        s->hw_epoch[op->hw]++;
         h->mem_pending--;
     }
     op->used = false;

@@ -158,8 +158,10 @@ def main():
         d1, _ = run(binary, s2, work, 0.25, ["gpu.sms=33"], repeat=a.repeat)
         d4, _ = run(binary, s2, work, 1.0, ["gpu.sms=132"], repeat=a.repeat)
         w1, w4 = secs(d1), secs(d4)
+        c1, c4 = d1["result"]["core_cycles"], d4["result"]["core_cycles"]
         print(f"  (2) 4x the SMs (33 -> 132), same work per SM: {w4/w1:.2f}x the time "
-              f"(4x is linear), cycles {d1['result']['core_cycles']} -> {d4['result']['core_cycles']}")
+              f"(4x is linear); cycles {c1} -> {c4} (shared DRAM); time per simulated "
+              f"SM-cycle {(w4 / (132 * c4)) / (w1 / (33 * c1)):.2f}x (1 is linear)")
 
 
 def model_of(scenario):
