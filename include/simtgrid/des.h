@@ -67,6 +67,12 @@ des_time des_run(des_engine *e);
 void des_stop(des_engine *e);       /* from an actor: end the run at the current time */
 /* Do not run any time after t (a cycle limit); the run ends there. */
 void des_set_limit(des_engine *e, des_time t);
+/* Lazy clock (sim.simgrid_clock = lazy): SimGrid's clock is advanced only
+ * when the run ends, not at every timestamp; SimGrid still runs every block
+ * as an actor and switches between them, in the same order, so results are
+ * identical. Exact (the default): SimGrid's clock follows every timestamp at
+ * which control passes between blocks. */
+void des_set_lazy_clock(des_engine *e, bool lazy);
 des_time des_now(const des_engine *e);
 uint64_t des_ticks_per_us_of(const des_engine *e);
 void des_engine_free(des_engine *e);

@@ -51,6 +51,7 @@ struct des_engine {
     sg_sem_t quiet;          /* released when the run is over */
     bool stopped;
     bool started;
+    bool lazy_clock;         /* SimGrid's clock catches up only at the end */
     des_counters counters;
 };
 

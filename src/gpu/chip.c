@@ -41,6 +41,7 @@ static bool setup_clocks(gpu *g, GError **err)
         g_free(msg);
         return false;
     }
+    des_set_lazy_clock(g->engine, cfg_enum(g->cfg, "sim.simgrid_clock") == 1);
     return true;
 }
 

@@ -19,6 +19,7 @@ machine measures the simulation where wall time also counts other processes'
 turns; on an idle machine the two agree. --repeat N keeps the fastest of N.
 
 usage: tools/bench/run [--build DIR] [--quick] [--only N,...] [--repeat N] [--no-scaling]
+                      [--set KEY=VALUE]...
 """
 import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
@@ -106,6 +107,8 @@ def main():
     ap.add_argument("--only", default="", help="comma-separated scenario numbers, e.g. 1,3")
     ap.add_argument("--no-scaling", action="store_true", help="skip the scaling checks")
     ap.add_argument("--repeat", type=int, default=1, help="keep the fastest of N runs")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a parameter for every run, e.g. sim.simgrid_clock=lazy")
     a = ap.parse_args()
     binary = os.path.join(a.build, "src/cli/simtgrid")
     if not os.path.exists(binary):
@@ -127,7 +130,7 @@ def main():
         if missing:
             print(f"{name:25s} (missing {os.path.relpath(missing[0], ROOT)})")
             continue
-        doc, rss = run(binary, path, work, repeat=a.repeat)
+        doc, rss = run(binary, path, work, sets=a.set, repeat=a.repeat)
         r, h = doc["result"], doc["host"]
         wall = secs(doc)
         wi, ti, cy = r["warp_instructions"], r["thread_instructions"], r["core_cycles"]
@@ -144,19 +147,19 @@ def main():
     print("\nscaling checks")
     s1 = os.path.join(ROOT, SUITE[0][1])
     if not only or 1 in only:
-        d1, r1 = run(binary, s1, work, repeat=a.repeat)
-        d2, _ = run(binary, s1, 2 * work, repeat=a.repeat)
+        d1, r1 = run(binary, s1, work, sets=a.set, repeat=a.repeat)
+        d2, _ = run(binary, s1, 2 * work, sets=a.set, repeat=a.repeat)
         w1, w2 = secs(d1), secs(d2)
         print(f"  (1) 2x the work: {w2/w1:.2f}x the time "
               f"({'ok' if abs(w2/w1 - 2) <= 0.2 else 'NOT within 10% of 2x'})")
-        d4, r4 = run(binary, s1, 4 * work)
+        d4, r4 = run(binary, s1, 4 * work, sets=a.set)
         if r1 and r4:
             print(f"  (1) peak RSS, 4x the kernel length: {r1/1024:.1f} -> {r4/1024:.1f} MiB "
                   f"({'ok' if r4 <= r1 * 1.1 else 'GROWS'})")
     s2 = os.path.join(ROOT, SUITE[1][1])
     if (not only or 2 in only) and all(os.path.exists(p) for p in model_of(s2)):
-        d1, _ = run(binary, s2, work, 0.25, ["gpu.sms=33"], repeat=a.repeat)
-        d4, _ = run(binary, s2, work, 1.0, ["gpu.sms=132"], repeat=a.repeat)
+        d1, _ = run(binary, s2, work, 0.25, ["gpu.sms=33"] + a.set, repeat=a.repeat)
+        d4, _ = run(binary, s2, work, 1.0, ["gpu.sms=132"] + a.set, repeat=a.repeat)
         w1, w4 = secs(d1), secs(d4)
         c1, c4 = d1["result"]["core_cycles"], d4["result"]["core_cycles"]
         print(f"  (2) 4x the SMs (33 -> 132), same work per SM: {w4/w1:.2f}x the time "
