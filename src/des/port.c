@@ -143,12 +143,20 @@ des_time des_port_next(const des_port *p)
 
 des_time des_port_receiver_due(const des_port *p, des_time now)
 {
-    for (unsigned i = 0; i < p->count; i++) {
-        des_time d = p->deliver[(p->head + i) % p->cap];
-        if (d > now)
-            return d;
+    /* Delivery times rise along the ring (sends are in time order and the
+     * latency is fixed): binary-search the first one after now, so a port
+     * full of delivered messages its receiver cannot take yet costs little. */
+    if (!p->count || p->deliver[(p->head + p->count - 1) % p->cap] <= now)
+        return DES_NEVER;
+    unsigned lo = 0, hi = p->count - 1;   /* the answer lies in [lo, hi] */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (p->deliver[(p->head + mid) % p->cap] > now)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    return DES_NEVER;
+    return p->deliver[(p->head + lo) % p->cap];
 }
 
 des_time des_port_sender_due(const des_port *p, des_time now)
