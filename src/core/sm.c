@@ -229,6 +229,14 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     return s;
 }
 
+void sm_finish_at_limit(sm *s, uint64_t last)
+{
+    if (s->wait_port && s->snap_valid && s->cycle <= last) {
+        sm_account_replay(s, last + 1 - s->cycle);
+        s->cycle = last + 1;
+    }
+}
+
 des_actor *sm_actor(sm *s) { return s->actor; }
 unsigned sm_id(const sm *s) { return s->id; }
 unsigned sm_max_outstanding(const sm *s) { return s->nmem_cap; }

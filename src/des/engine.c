@@ -103,6 +103,14 @@ static bool advance(des_engine *e, des_actor *self)
 {
     des_actor *top = wakeheap_top(&e->heap);
     if (e->stopped || !top || top->wake_at > e->limit) {
+        /* A run cut by the limit ends at the limit, not at whichever block
+         * happened to run last before it: blocks that sleep through idle
+         * cycles account them up to the end. */
+        if (!e->stopped && top && e->now < e->limit) {
+            e->now = e->limit;
+            if (!e->lazy_clock)
+                sg_actor_sleep_until((double)e->now);
+        }
         if (e->lazy_clock && simgrid_get_clock() < (double)e->now)
             sg_actor_sleep_until((double)e->now);   /* the run ends in step */
         sg_sem_release(e->quiet);

@@ -255,3 +255,40 @@ Test(reference, first_difference_names_the_key)
     cr_assert_str_eq(s, "{\n \"a\": 1\n}\n");
     g_free(s);
 }
+
+/* A run cut by sim.max_cycles ends at the limit even when every block is
+ * asleep (waiting on memory) at that moment: the memory example on the LWM
+ * baseline needs far more than 3000 cycles (test/reference/lwm-memory-p0.json)
+ * and its warps wait 300 cycles per load, so at cycle 3000 no block has an
+ * event; the run must stop "at the limit" (exit 0), not report a deadlock. */
+Test(reference, run_cut_by_the_limit_while_asleep_is_not_a_deadlock)
+{
+    const char *src = g_getenv("SIMTGRID_SRC");
+    const char *bin = g_getenv("SIMTGRID_BIN");
+    cr_assert(src && bin, "SIMTGRID_SRC and SIMTGRID_BIN must be set");
+    char *tmp = g_dir_make_tmp("simtgrid-ref-XXXXXX", NULL);
+    char *out = g_build_filename(tmp, "o", NULL);
+    const char *argv[] = {bin, "run", "workloads/lwm-baseline/memory.ini", "-o", out, "-q",
+                          "--set", "sim.max_cycles=3000", NULL};
+    int status = 0;
+    char *err = NULL;
+    cr_assert(g_spawn_sync(src, (char **)argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL,
+                           &err, &status, NULL));
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit %d: %s", WEXITSTATUS(status), err);
+    GPtrArray *names = json_files(out);
+    cr_assert_eq(names->len, 2, "one result per sweep point");
+    for (unsigned i = 0; i < names->len; i++) {
+        char *p = g_build_filename(out, g_ptr_array_index(names, i), NULL);
+        g_unlink(p);
+        g_free(p);
+    }
+    g_ptr_array_free(names, TRUE);
+    char *csv = g_build_filename(out, "lwm-memory.csv", NULL);
+    g_unlink(csv);
+    g_free(csv);
+    g_rmdir(out);
+    g_rmdir(tmp);
+    g_free(err);
+    g_free(out);
+    g_free(tmp);
+}
