@@ -47,7 +47,8 @@ struct des_engine {
     wakeheap heap;
     GPtrArray *actors;       /* des_actor*, in id order */
     GPtrArray *ports;
-    unsigned running;        /* actors released at `now` that have not blocked */
+    des_actor **batch;       /* the blocks due at `now`, in id order */
+    unsigned batch_len, batch_pos, batch_cap;
     sg_sem_t quiet;          /* released when the run is over */
     bool stopped;
     bool started;

@@ -6,9 +6,12 @@
  * send must be able to move a sleeping receiver's wake-up earlier, which the
  * C API cannot do to a pending sleep. With one heap of wake times the send
  * just lowers a key, every block sleeps on its own semaphore, and blocks due
- * at the same time are released in actor-id order. The scheduler waits for
- * every released block to block again before advancing time, so the heap is
- * complete whenever it picks the next time. */
+ * at the same time run one after another in actor-id order (a relay: each
+ * releases the next as it blocks; SimGrid runs a released actor at once, so
+ * releasing them all together would let a block that blocks early advance
+ * time and pick up the rest, making the order depend on history). Time
+ * advances only when the last block of the batch has blocked, so the heap is
+ * complete whenever the next time is picked. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
@@ -91,10 +94,21 @@ uint64_t des_ticks_per_us(const uint64_t *khz, unsigned n)
     return l / 1000;
 }
 
+/* Starts the next block of the batch: returns true when that is `self`
+ * (it goes on running), else releases it. */
+static bool run_next(des_engine *e, des_actor *self)
+{
+    des_actor *next = e->batch[e->batch_pos++];
+    if (next == self)
+        return true;
+    sg_sem_release(next->sem);
+    return false;
+}
+
 /* Advance time: called by the last block of the current time to stop
  * running (`self`, or NULL when that block has ended). It sleeps, in its own
- * SimGrid context, until the next wake time and releases every block due
- * then in actor-id order. Returns true when `self` is among them, so it goes
+ * SimGrid context, until the next wake time, makes the blocks due then the
+ * batch and starts the first. Returns true when that is `self`, so it goes
  * on running without a context switch: one SimGrid wake-up per event when a
  * single block is busy, as in a bare sleep loop. When nothing is left (or the
  * run was stopped or hit its limit) it releases the scheduler, which ends the
@@ -132,19 +146,28 @@ static bool advance(des_engine *e, des_actor *self)
         e->now = t;   /* our integral time is authoritative */
     }
     e->counters.timestamps++;
-    bool me = false;
+    /* Every block due at t joins the batch; they run one at a time in
+     * actor-id order, each releasing the next as it stops (actor_idle). The
+     * order is thus a function of who is due, never of which block advanced
+     * time, so sleeping through idle cycles instead of polling them cannot
+     * reorder anything. */
+    e->batch_len = e->batch_pos = 0;
     while ((top = wakeheap_top(&e->heap)) && top->wake_at == t) {
         wakeheap_pop(&e->heap);
         top->wake_at = DES_NEVER;
-        e->running++;
+        if (top->finished)
+            continue;   /* a port may still wake a block whose body returned */
         e->counters.wakeups++;
         top->wakeups++;
-        if (top == self)
-            me = true;
-        else
-            sg_sem_release(top->sem);
+        if (e->batch_len == e->batch_cap) {
+            e->batch_cap = e->batch_cap ? 2 * e->batch_cap : 64;
+            e->batch = g_renew(des_actor *, e->batch, e->batch_cap);
+        }
+        e->batch[e->batch_len++] = top;
     }
-    return me;
+    if (!e->batch_len)
+        return advance(e, self);   /* only finished blocks were due */
+    return run_next(e, self);
 }
 
 /* The scheduler only starts the run and waits for its end: time advances in
@@ -155,19 +178,8 @@ static void scheduler_main(int argc, char **argv)
     (void)argc;
     (void)argv;
     des_engine *e = sg_actor_self_get_data();
-    e->running = 1;   /* the scheduler itself, until it hands over */
-    des_actor *top;
-    while ((top = wakeheap_top(&e->heap)) && top->wake_at == e->now) {
-        wakeheap_pop(&e->heap);
-        top->wake_at = DES_NEVER;
-        e->running++;
-        e->counters.wakeups++;
-        sg_sem_release(top->sem);
-    }
-    if (e->running > 1)
-        e->counters.timestamps++;
-    if (--e->running == 0)
-        advance(e, NULL);
+    /* Every block is due at the start time: advance runs the first batch. */
+    advance(e, NULL);
     sg_sem_acquire(e->quiet);
 }
 
@@ -175,8 +187,8 @@ static void scheduler_main(int argc, char **argv)
  * must go on running (it is due again right away, after time advanced). */
 static bool actor_idle(des_engine *e, des_actor *self)
 {
-    if (--e->running > 0)
-        return false;
+    if (e->batch_pos < e->batch_len)
+        return run_next(e, self);
     return advance(e, self);
 }
 
@@ -308,6 +320,7 @@ void des_engine_free(des_engine *e)
     g_ptr_array_free(e->ports, TRUE);
     g_ptr_array_free(e->actors, TRUE);
     wakeheap_free(&e->heap);
+    g_free(e->batch);
     g_free(e);
 }
 

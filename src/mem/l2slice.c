@@ -304,9 +304,11 @@ static void l2_main(des_actor *self, void *data)
          * queue sends (the DRAM port wakes us when a slot frees). Sleep until
          * then and count the replays on waking. A fill the cache refused is
          * still polled. */
+        /* A miss-queue head the DRAM port has no room for yet is sent when
+         * a slot frees: the port wakes us then. */
+        if (cache_missq_head(s->c) && !missq_go)
+            des_port_wait_space(s->dram_out, t + period);
         if (refused && !missq_go && des_port_next(s->dram_in) > t) {
-            if (cache_missq_head(s->c))
-                des_port_wait_space(s->dram_out, t + period);
             s->stalled = true;
             s->fail_why = why;
             s->fail_cycle = c;

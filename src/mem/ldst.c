@@ -342,9 +342,11 @@ static void ldst_main(des_actor *self, void *data)
          * frees), or a hit completing (woken below). Sleep until then and
          * count the replays on waking. Responses waiting for the SM port and
          * a reply the cache refused are still polled. */
+        /* A miss-queue head the crossbar port has no room for yet is sent
+         * when a slot frees: the port wakes us then. */
+        if (cache_missq_head(u->l1) && !missq_go)
+            des_port_wait_space(u->down, t + period);
         if (refused && !missq_go && des_port_next(u->up) > t && g_queue_is_empty(u->resp_wait)) {
-            if (cache_missq_head(u->l1))
-                des_port_wait_space(u->down, t + period);
             u->stalled = true;
             u->fail_cycle = c;
             again = false;
