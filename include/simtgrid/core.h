@@ -99,6 +99,10 @@ typedef struct sm_totals {
     uint64_t ctas;
     uint64_t fu_idle_cycles; /* scheduler-cycles with 0 active lanes */
 } sm_totals;
+/* The run was cut at core cycle `last` (sim.max_cycles): an SM asleep on a
+ * full request port counts its idle cycles up to it, as one polling every
+ * cycle would (call before sm_get_totals). */
+void sm_finish_at_limit(sm *s, uint64_t last);
 sm_totals sm_get_totals(const sm *s);
 /* Registers the derived statistics (IPCs, averages) once the run is over. */
 void sm_finalize_stats(sm *s, stats *st);

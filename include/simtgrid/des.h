@@ -67,6 +67,12 @@ des_time des_run(des_engine *e);
 void des_stop(des_engine *e);       /* from an actor: end the run at the current time */
 /* Do not run any time after t (a cycle limit); the run ends there. */
 void des_set_limit(des_engine *e, des_time t);
+/* Lazy clock (sim.simgrid_clock = lazy): SimGrid's clock is advanced only
+ * when the run ends, not at every timestamp; SimGrid still runs every block
+ * as an actor and switches between them, in the same order, so results are
+ * identical. Exact (the default): SimGrid's clock follows every timestamp at
+ * which control passes between blocks. */
+void des_set_lazy_clock(des_engine *e, bool lazy);
 des_time des_now(const des_engine *e);
 uint64_t des_ticks_per_us_of(const des_engine *e);
 void des_engine_free(des_engine *e);
@@ -77,6 +83,8 @@ typedef struct des_counters {
     uint64_t wakeups;
     uint64_t timestamps;
     uint64_t events;
+    uint64_t inline_runs;   /* of the wake-ups: a block due alone that ran on
+                             * with no SimGrid call (no clock advance, no switch) */
 } des_counters;
 des_counters des_get_counters(const des_engine *e);
 /* A block calls this with the number of simulated events it processed in a
@@ -123,6 +131,14 @@ des_time des_port_latency(const des_port *p);
 bool des_port_try_send(des_port *p, const void *msg, des_time t);
 /* Free slots as seen by the sender at time t. */
 unsigned des_port_space(des_port *p, des_time t);
+/* The sender saw no free slot at time t and waits for one without trying to
+ * send: wake it when a slot becomes visible, exactly as a failed try_send
+ * would (so a full port costs no polling). */
+void des_port_wait_space(des_port *p, des_time t);
+/* When the sender will next see a free slot: the time the oldest freed slot
+ * becomes reusable, or DES_NEVER while every slot holds a message (then
+ * only a pop, which des_port_wait_space turns into a wake-up, can free one). */
+des_time des_port_next_space(const des_port *p);
 
 /* Receiver side. A send wakes the receiver at the delivery time; a message
  * the receiver leaves in the port after that (it was busy or full) does not

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -63,13 +64,24 @@ static int parse_args(int argc, char **argv, run_opts *o)
     return 0;
 }
 
+/* CPU time of this process: on a shared machine it measures the simulation
+ * where wall time also counts the other processes' turns. */
+static double cpu_seconds(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 static char *point_base(const scenario *s, unsigned i)
 {
     return scenario_npoints(s) > 1 ? g_strdup_printf("%s-p%u", s->name, i) : g_strdup(s->name);
 }
 
 static void write_document(const scenario *s, unsigned i, const config *c, stats *st,
-                           const gpu *g, const gpu_result *r, double wall, FILE *f)
+                           const gpu *g, const gpu_result *r, double wall, double cpu,
+                           FILE *f)
 {
     json_writer w;
     json_init(&w, f, 1);
@@ -107,9 +119,11 @@ static void write_document(const scenario *s, unsigned i, const config *c, stats
     json_key(&w, "host");
     json_begin_object(&w);
     json_kv_double(&w, "wall_seconds", wall);
+    json_kv_double(&w, "cpu_seconds", cpu);
     json_kv_uint(&w, "simgrid_wakeups", r->des.wakeups);
     json_kv_uint(&w, "simgrid_timestamps", r->des.timestamps);
     json_kv_uint(&w, "block_events", r->des.events);
+    json_kv_uint(&w, "inline_runs", r->des.inline_runs);
     json_end_object(&w);
     json_end_object(&w);
     json_end(&w);
@@ -134,8 +148,10 @@ static int run_point(const scenario *s, unsigned i, const run_opts *o)
         return 0;
     gpu_result r;
     gint64 t0 = g_get_monotonic_time();
+    double cpu0 = cpu_seconds();
     bool ok = gpu_run(g, &r, &err);
     double wall = (g_get_monotonic_time() - t0) / 1e6;
+    double cpu = cpu_seconds() - cpu0;
     if (!ok) {
         fprintf(stderr, "simtgrid: %s: %s\n", s->path, err->message);
         return 1;
@@ -160,7 +176,7 @@ static int run_point(const scenario *s, unsigned i, const run_opts *o)
         fprintf(stderr, "simtgrid: cannot write %s: %s\n", tmp, g_strerror(errno));
         rc = 2;
     } else {
-        write_document(s, i, c, st, g, &r, wall, f);
+        write_document(s, i, c, st, g, &r, wall, cpu, f);
         if (fclose(f) != 0 || g_rename(tmp, json) != 0) {
             fprintf(stderr, "simtgrid: cannot write %s: %s\n", json, g_strerror(errno));
             g_unlink(tmp);

@@ -68,6 +68,7 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
         }
     }
     s->snap_valid = false;
+    s->wait_port = false;
     if (!s->resident)
         return next_event(s, NEVER_CYCLE);
     /* Free request slots, once per cycle (sends below keep it current). A
@@ -138,9 +139,12 @@ static void sm_main(des_actor *self, void *data)
                 next = k;
                 break;
             }
-            if (nx == NEVER_CYCLE) {
+            if (nx == NEVER_CYCLE || (s->wait_port && nx > k + 1)) {
+                /* Nothing timed before a port event; or the request port is
+                 * full and its pop (a port wake-up) may come before nx: the
+                 * idle cycles are replayed when the SM next wakes. */
                 s->cycle = k + 1;
-                next = NEVER_CYCLE;
+                next = nx;
                 break;
             }
             uint64_t until = nx < horizon + 1 ? nx : horizon + 1;
@@ -199,6 +203,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->slot = g_new0(uint32_t, s->nent_cap);
     s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot};
     s->hw = g_new0(sm_hw, p->max_warps);
+    s->hw_epoch = g_new0(uint64_t, p->max_warps);
     s->cta = g_new0(sm_cta, p->max_ctas);
     s->nmem_cap = p->discipline == CORE_BARREL ? s->nent_cap : p->max_warps * p->mem_pending_per_warp;
     s->mem = g_new0(sm_mem_op, s->nmem_cap);
@@ -222,6 +227,14 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     sm_stats_register(s, st);
     s->actor = des_actor_new(e, s->name, sm_main, s);
     return s;
+}
+
+void sm_finish_at_limit(sm *s, uint64_t last)
+{
+    if (s->wait_port && s->snap_valid && s->cycle <= last) {
+        sm_account_replay(s, last + 1 - s->cycle);
+        s->cycle = last + 1;
+    }
 }
 
 des_actor *sm_actor(sm *s) { return s->actor; }
@@ -268,6 +281,7 @@ void sm_free(sm *s)
     g_free(s->mem);
     g_free(s->cta);
     g_free(s->hw);
+    g_free(s->hw_epoch);
     g_free(s->slot);
     g_free(s->age);
     g_free(s->status);

@@ -103,6 +103,7 @@ void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle)
             g_error("core: %s was sent a CTA but has no free warp slot", s->name);
         sm_hw *h = &s->hw[next_hw];
         memset(h, 0, sizeof *h);
+        s->hw_epoch[next_hw]++;   /* a fresh scoreboard */
         h->live = true;
         h->cta = (uint16_t)slot;
         h->age = s->age_counter++;

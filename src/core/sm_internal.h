@@ -54,6 +54,12 @@ typedef struct sm_entity {
     uint32_t active;      /* lanes executing at pc */
     uint32_t mem_wait;    /* responses it is blocked on (barrel) */
     uint64_t ready_at;    /* first cycle it may issue (in flight, branch, refetch) */
+    /* Scoreboard verdict cache (sm_entity_status): the instruction at sb_pc
+     * waits on its registers until cycle sb_until (NEVER_CYCLE: on memory),
+     * as long as its warp's registers are at version sb_epoch. */
+    uint32_t sb_pc;
+    uint64_t sb_epoch;
+    uint64_t sb_until;
 } sm_entity;
 
 typedef struct sm_hw {
@@ -172,6 +178,10 @@ struct sm {
     /* time */
     uint64_t cycle;             /* next cycle to simulate */
     bool snap_valid;            /* the last simulated cycle was idle and accounted */
+    uint64_t *hw_epoch;         /* per hw warp: bumped on every scoreboard write */
+    bool wait_port;             /* this cycle found the request port full: the
+                                 * port wakes the SM on a pop, so run-ahead may
+                                 * not replay past this cycle */
     bool ever_resident;
     uint64_t empty_since;       /* first cycle without a resident CTA */
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */

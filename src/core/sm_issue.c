@@ -43,7 +43,7 @@ static bool request_room(const sm *s)
 
 uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
 {
-    const sm_entity *w = &s->ent[e];
+    sm_entity *w = &s->ent[e];
     if (!w->live)
         return WS_GONE;
     if (w->at_barrier)
@@ -56,6 +56,16 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
     }
     const isa_inst *in = isa_program_inst(sm_prog_of(s, e), w->pc);
     if (s->p.discipline == CORE_SCOREBOARD) {
+        /* The registers' ready times only change when the warp's scoreboard
+         * is written (its epoch moves), so a wait found earlier still holds
+         * (and the latest-ready register stays the latest) until then: no
+         * need to read the big per-warp scoreboard every cycle. */
+        if (w->sb_until > cycle && w->sb_pc == w->pc && w->sb_epoch == s->hw_epoch[w->hw]) {
+            if (w->sb_until == NEVER_CYCLE)
+                return WS_MEM;
+            *wake = min_u64(*wake, w->sb_until);
+            return WS_DEP;
+        }
         const sm_hw *h = &s->hw[w->hw];
         bool mem = false;
         uint64_t dep = 0;
@@ -78,6 +88,11 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
             if (r > cycle)
                 dep = max_u64(dep, r);
         }
+        if (mem || dep) {
+            w->sb_pc = w->pc;
+            w->sb_epoch = s->hw_epoch[w->hw];
+            w->sb_until = mem ? NEVER_CYCLE : dep;
+        }
         if (mem)
             return WS_MEM;
         if (dep) {
@@ -96,15 +111,22 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         return WS_STRUCT;
     }
     if (sm_is_global(in) && !request_room(s)) {
-        /* A full port frees a slot when the memory side pops: poll the next
-         * cycle (sm.c abandons a cycle whose port state is not yet known).
-         * Queued requests leave at known cycles; a missing tag comes back
-         * with a response, which is a port event. */
+        /* A full port frees a slot when the memory side pops: the port wakes
+         * the SM when the slot becomes visible, so the SM need not poll (sm.c
+         * abandons a cycle whose port state is not yet known). Queued
+         * requests leave at known cycles; a missing tag comes back with a
+         * response, which is a port event. */
         if (!s->req_out)
             return WS_STRUCT;
-        if (s->req_space == 0)
-            *wake = min_u64(*wake, cycle + 1);
-        else if (s->req_space <= s->sendq_count)
+        if (s->req_space == 0) {
+            des_time r = des_port_next_space(s->req_out);
+            if (r != DES_NEVER) {
+                *wake = min_u64(*wake, des_edge_at_or_after(s->clk, r) / s->clk->period);
+            } else {
+                des_port_wait_space(s->req_out, des_cycles(s->clk, cycle));
+                s->wait_port = true;
+            }
+        } else if (s->req_space <= s->sendq_count)
             *wake = min_u64(*wake, s->sendq_at[s->sendq_head]);
         return WS_STRUCT;
     }
@@ -277,6 +299,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
             h->reg_ready[in->dst[i]] = ready;
         for (unsigned bits = in->pred_writes; bits; bits &= bits - 1)
             h->pred_ready[__builtin_ctz(bits)] = t->done + 1;
+        s->hw_epoch[w->hw]++;
     }
 
     if (global) {
@@ -417,6 +440,7 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
         for (unsigned i = 0; i < op->inst->ndst; i++)
             if (h->reg_ready[op->inst->dst[i]] == REG_MEM)
                 h->reg_ready[op->inst->dst[i]] = complete + 1;
+        s->hw_epoch[op->hw]++;
         h->mem_pending--;
     }
     op->used = false;

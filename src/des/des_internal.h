@@ -19,6 +19,7 @@ struct des_actor {
     int heap_pos;           /* index in the wake heap, -1 when not queued */
     des_time lookahead;     /* min input latency / output credit delay */
     bool finished;
+    uint64_t wakeups;       /* times the engine released it (profile) */
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
 };
 
@@ -33,6 +34,8 @@ void wakeheap_free(wakeheap *h);
 /* Insert, or lower the key of an actor already queued; a later time is ignored. */
 void wakeheap_request(wakeheap *h, des_actor *a, des_time t);
 des_actor *wakeheap_top(const wakeheap *h);
+/* Wake time of the earliest actor after the top (DES_NEVER if none). */
+des_time wakeheap_second_at(const wakeheap *h);
 des_actor *wakeheap_pop(wakeheap *h);
 
 struct des_engine {
@@ -44,10 +47,12 @@ struct des_engine {
     wakeheap heap;
     GPtrArray *actors;       /* des_actor*, in id order */
     GPtrArray *ports;
-    unsigned running;        /* actors released at `now` that have not blocked */
+    des_actor **batch;       /* the blocks due at `now`, in id order */
+    unsigned batch_len, batch_pos, batch_cap;
     sg_sem_t quiet;          /* released when the run is over */
     bool stopped;
     bool started;
+    bool lazy_clock;         /* SimGrid's clock catches up only at the end */
     des_counters counters;
 };
 

@@ -6,12 +6,16 @@
  * send must be able to move a sleeping receiver's wake-up earlier, which the
  * C API cannot do to a pending sleep. With one heap of wake times the send
  * just lowers a key, every block sleeps on its own semaphore, and blocks due
- * at the same time are released in actor-id order. The scheduler waits for
- * every released block to block again before advancing time, so the heap is
- * complete whenever it picks the next time. */
+ * at the same time run one after another in actor-id order (a relay: each
+ * releases the next as it blocks; SimGrid runs a released actor at once, so
+ * releasing them all together would let a block that blocks early advance
+ * time and pick up the rest, making the order depend on history). Time
+ * advances only when the last block of the batch has blocked, so the heap is
+ * complete whenever the next time is picked. */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
+#include <stdio.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <xbt/config.h>
@@ -90,10 +94,21 @@ uint64_t des_ticks_per_us(const uint64_t *khz, unsigned n)
     return l / 1000;
 }
 
+/* Starts the next block of the batch: returns true when that is `self`
+ * (it goes on running), else releases it. */
+static bool run_next(des_engine *e, des_actor *self)
+{
+    des_actor *next = e->batch[e->batch_pos++];
+    if (next == self)
+        return true;
+    sg_sem_release(next->sem);
+    return false;
+}
+
 /* Advance time: called by the last block of the current time to stop
  * running (`self`, or NULL when that block has ended). It sleeps, in its own
- * SimGrid context, until the next wake time and releases every block due
- * then in actor-id order. Returns true when `self` is among them, so it goes
+ * SimGrid context, until the next wake time, makes the blocks due then the
+ * batch and starts the first. Returns true when that is `self`, so it goes
  * on running without a context switch: one SimGrid wake-up per event when a
  * single block is busy, as in a bare sleep loop. When nothing is left (or the
  * run was stopped or hit its limit) it releases the scheduler, which ends the
@@ -102,27 +117,57 @@ static bool advance(des_engine *e, des_actor *self)
 {
     des_actor *top = wakeheap_top(&e->heap);
     if (e->stopped || !top || top->wake_at > e->limit) {
+        /* A run cut by the limit ends at the limit, not at whichever block
+         * happened to run last before it: blocks that sleep through idle
+         * cycles account them up to the end. */
+        if (!e->stopped && top && e->now < e->limit) {
+            e->now = e->limit;
+            if (!e->lazy_clock)
+                sg_actor_sleep_until((double)e->now);
+        }
+        if (e->lazy_clock && simgrid_get_clock() < (double)e->now)
+            sg_actor_sleep_until((double)e->now);   /* the run ends in step */
         sg_sem_release(e->quiet);
         return false;
     }
     des_time t = top->wake_at;
     if (t > e->now) {
-        sg_actor_sleep_until((double)t);
+        /* SimGrid's clock need only be right when control passes to another
+         * actor: when `self` alone is due next it runs on at once, and the
+         * clock catches up at the next switch (sleep_until is absolute). In
+         * lazy mode it catches up only at the end of the run: SimGrid then
+         * switches contexts and nothing else, which removes its cost of a
+         * time advance (about 1 us, tools/bench/des_bench) per timestamp. */
+        bool alone = top == self && wakeheap_second_at(&e->heap) != t;
+        if (alone)
+            e->counters.inline_runs++;
+        else if (!e->lazy_clock)
+            sg_actor_sleep_until((double)t);
         e->now = t;   /* our integral time is authoritative */
     }
     e->counters.timestamps++;
-    bool me = false;
+    /* Every block due at t joins the batch; they run one at a time in
+     * actor-id order, each releasing the next as it stops (actor_idle). The
+     * order is thus a function of who is due, never of which block advanced
+     * time, so sleeping through idle cycles instead of polling them cannot
+     * reorder anything. */
+    e->batch_len = e->batch_pos = 0;
     while ((top = wakeheap_top(&e->heap)) && top->wake_at == t) {
         wakeheap_pop(&e->heap);
         top->wake_at = DES_NEVER;
-        e->running++;
+        if (top->finished)
+            continue;   /* a port may still wake a block whose body returned */
         e->counters.wakeups++;
-        if (top == self)
-            me = true;
-        else
-            sg_sem_release(top->sem);
+        top->wakeups++;
+        if (e->batch_len == e->batch_cap) {
+            e->batch_cap = e->batch_cap ? 2 * e->batch_cap : 64;
+            e->batch = g_renew(des_actor *, e->batch, e->batch_cap);
+        }
+        e->batch[e->batch_len++] = top;
     }
-    return me;
+    if (!e->batch_len)
+        return advance(e, self);   /* only finished blocks were due */
+    return run_next(e, self);
 }
 
 /* The scheduler only starts the run and waits for its end: time advances in
@@ -133,19 +178,8 @@ static void scheduler_main(int argc, char **argv)
     (void)argc;
     (void)argv;
     des_engine *e = sg_actor_self_get_data();
-    e->running = 1;   /* the scheduler itself, until it hands over */
-    des_actor *top;
-    while ((top = wakeheap_top(&e->heap)) && top->wake_at == e->now) {
-        wakeheap_pop(&e->heap);
-        top->wake_at = DES_NEVER;
-        e->running++;
-        e->counters.wakeups++;
-        sg_sem_release(top->sem);
-    }
-    if (e->running > 1)
-        e->counters.timestamps++;
-    if (--e->running == 0)
-        advance(e, NULL);
+    /* Every block is due at the start time: advance runs the first batch. */
+    advance(e, NULL);
     sg_sem_acquire(e->quiet);
 }
 
@@ -153,8 +187,8 @@ static void scheduler_main(int argc, char **argv)
  * must go on running (it is due again right away, after time advanced). */
 static bool actor_idle(des_engine *e, des_actor *self)
 {
-    if (--e->running > 0)
-        return false;
+    if (e->batch_pos < e->batch_len)
+        return run_next(e, self);
     return advance(e, self);
 }
 
@@ -220,6 +254,36 @@ des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **e
     return e;
 }
 
+/* SIMTGRID_DES_PROFILE=1: wake-ups per kind of block (digits of the name
+ * folded: sm12.ldst counts as sm#.ldst) on stderr, to see who wakes most. */
+static void print_profile(const des_engine *e)
+{
+    GHashTable *h = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free);
+    for (unsigned i = 0; i < e->actors->len; i++) {
+        const des_actor *a = g_ptr_array_index(e->actors, i);
+        GString *k = g_string_new(NULL);
+        for (const char *q = a->name; *q; q++)
+            if (!g_ascii_isdigit(*q) || !k->len || k->str[k->len - 1] != '#')
+                g_string_append_c(k, g_ascii_isdigit(*q) ? '#' : *q);
+        uint64_t *n = g_hash_table_lookup(h, k->str);
+        if (!n) {
+            n = g_new0(uint64_t, 1);
+            g_hash_table_insert(h, g_strdup(k->str), n);
+        }
+        *n += a->wakeups;
+        g_string_free(k, TRUE);
+    }
+    GList *keys = g_list_sort(g_hash_table_get_keys(h), (GCompareFunc)g_strcmp0);
+    fprintf(stderr, "des profile: %" G_GUINT64_FORMAT " wake-ups (%" G_GUINT64_FORMAT
+            " inline), %" G_GUINT64_FORMAT " timestamps\n", e->counters.wakeups,
+            e->counters.inline_runs, e->counters.timestamps);
+    for (GList *l = keys; l; l = l->next)
+        fprintf(stderr, "  %-20s %12" G_GUINT64_FORMAT "\n", (char *)l->data,
+                *(uint64_t *)g_hash_table_lookup(h, l->data));
+    g_list_free(keys);
+    g_hash_table_destroy(h);
+}
+
 des_time des_run(des_engine *e)
 {
     sg_actor_t s = sg_actor_init("scheduler", sg_host_by_name("chip"));
@@ -227,10 +291,13 @@ des_time des_run(des_engine *e)
     sg_actor_start(s, scheduler_main, 0, NULL);
     e->started = true;
     simgrid_run();
+    if (g_getenv("SIMTGRID_DES_PROFILE"))
+        print_profile(e);
     return e->now;
 }
 
 void des_set_limit(des_engine *e, des_time t) { e->limit = t; }
+void des_set_lazy_clock(des_engine *e, bool lazy) { e->lazy_clock = lazy; }
 void des_stop(des_engine *e) { e->stopped = true; }
 des_time des_now(const des_engine *e) { return e->now; }
 uint64_t des_ticks_per_us_of(const des_engine *e) { return e->ticks_per_us; }
@@ -253,6 +320,7 @@ void des_engine_free(des_engine *e)
     g_ptr_array_free(e->ports, TRUE);
     g_ptr_array_free(e->actors, TRUE);
     wakeheap_free(&e->heap);
+    g_free(e->batch);
     g_free(e);
 }
 

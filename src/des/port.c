@@ -78,6 +78,20 @@ unsigned des_port_space(des_port *p, des_time t)
     return free_slots;
 }
 
+void des_port_wait_space(des_port *p, des_time t)
+{
+    unsigned slot = (p->head + p->count) % p->cap;
+    p->sender_waiting = true;
+    /* The slot is already free but not yet visible: wake when it is. */
+    if (p->count < p->cap && p->sender && p->reusable[slot] > t)
+        des_wake_at(p->sender, p->reusable[slot]);
+}
+
+des_time des_port_next_space(const des_port *p)
+{
+    return p->count < p->cap ? p->reusable[(p->head + p->count) % p->cap] : DES_NEVER;
+}
+
 bool des_port_try_send(des_port *p, const void *msg, des_time t)
 {
     if (t < p->last_send || (p->engine->started && t < p->engine->now))
@@ -85,10 +99,7 @@ bool des_port_try_send(des_port *p, const void *msg, des_time t)
                 p->name, t, p->last_send);
     unsigned slot = (p->head + p->count) % p->cap;
     if (p->count == p->cap || p->reusable[slot] > t) {
-        p->sender_waiting = true;
-        /* The slot is already free but not yet visible: wake when it is. */
-        if (p->count < p->cap && p->sender)
-            des_wake_at(p->sender, p->reusable[slot]);
+        des_port_wait_space(p, t);
         return false;
     }
     p->last_send = t;
@@ -132,12 +143,20 @@ des_time des_port_next(const des_port *p)
 
 des_time des_port_receiver_due(const des_port *p, des_time now)
 {
-    for (unsigned i = 0; i < p->count; i++) {
-        des_time d = p->deliver[(p->head + i) % p->cap];
-        if (d > now)
-            return d;
+    /* Delivery times rise along the ring (sends are in time order and the
+     * latency is fixed): binary-search the first one after now, so a port
+     * full of delivered messages its receiver cannot take yet costs little. */
+    if (!p->count || p->deliver[(p->head + p->count - 1) % p->cap] <= now)
+        return DES_NEVER;
+    unsigned lo = 0, hi = p->count - 1;   /* the answer lies in [lo, hi] */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (p->deliver[(p->head + mid) % p->cap] > now)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    return DES_NEVER;
+    return p->deliver[(p->head + lo) % p->cap];
 }
 
 des_time des_port_sender_due(const des_port *p, des_time now)

@@ -79,6 +79,16 @@ void wakeheap_request(wakeheap *h, des_actor *a, des_time t)
     sift_up(h, h->n - 1);
 }
 
+des_time wakeheap_second_at(const wakeheap *h)
+{
+    /* In a binary min-heap the runner-up is one of the root's children. */
+    des_time t = DES_NEVER;
+    for (unsigned i = 1; i <= 2 && i < h->n; i++)
+        if (h->a[i]->wake_at < t)
+            t = h->a[i]->wake_at;
+    return t;
+}
+
 des_actor *wakeheap_top(const wakeheap *h)
 {
     return h->n ? h->a[0] : NULL;

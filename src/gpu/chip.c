@@ -41,6 +41,7 @@ static bool setup_clocks(gpu *g, GError **err)
         g_free(msg);
         return false;
     }
+    des_set_lazy_clock(g->engine, cfg_enum(g->cfg, "sim.simgrid_clock") == 1);
     return true;
 }
 
@@ -226,7 +227,11 @@ bool gpu_run(gpu *g, gpu_result *r, GError **err)
             last = lr.end_cycle;
     }
     r->core_cycles = last;
+    int64_t cap = cfg_int(g->cfg, "sim.max_cycles");
+    uint64_t end_cycle = des_cycle_of(&g->clk[CLK_CORE], g->end);
     for (unsigned i = 0; i < g->nsms; i++) {
+        if (cap > 0 && end_cycle >= (uint64_t)cap)
+            sm_finish_at_limit(g->sms[i], end_cycle);
         sm_totals t = sm_get_totals(g->sms[i]);
         r->warp_insts += t.warp_insts;
         r->thread_insts += t.thread_insts;
