@@ -34,7 +34,9 @@ typedef enum core_sched_kind { CORE_SCHED_LRR, CORE_SCHED_GTO, CORE_SCHED_2LEV }
 typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
 typedef enum core_reconv_kind { CORE_RECONV_PDOM, CORE_RECONV_NREC, CORE_RECONV_MIMD } core_reconv_kind;
 typedef enum core_unit_kind {
-    CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH, CORE_UNIT_KINDS
+    CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH,
+    CORE_UNIT_CVT,   /* cvt with a float type; count 0 = they run on the ALU */
+    CORE_UNIT_KINDS
 } core_unit_kind;
 
 typedef struct core_unit_params {
@@ -60,6 +62,9 @@ typedef struct core_params {
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];
+    /* SFU latency by function (resolved: core.sfu_latency where 0). */
+    unsigned sfu_sin_latency, sfu_ex2_latency, sfu_rsqrt_latency;
+    bool units_per_scheduler;      /* unit i serves scheduler i mod schedulers */
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
 } core_params;
 

@@ -139,6 +139,11 @@ void des_port_wait_space(des_port *p, des_time t);
  * becomes reusable, or DES_NEVER while every slot holds a message (then
  * only a pop, which des_port_wait_space turns into a wake-up, can free one). */
 des_time des_port_next_space(const des_port *p);
+/* True when the sender will see a free slot at t + period (its next cycle).
+ * Otherwise it waits for one as after a refused send: a port wakes its
+ * sender only then, so a block with queued messages that slept without
+ * waiting would never wake. */
+bool des_port_room_next(des_port *p, des_time t, des_time period);
 
 /* Receiver side. A send wakes the receiver at the delivery time; a message
  * the receiver leaves in the port after that (it was busy or full) does not

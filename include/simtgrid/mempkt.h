@@ -18,6 +18,11 @@ typedef struct mem_pkt {
     uint8_t sectors;       /* sector mask within the line */
     uint8_t reply;         /* 0 request, 1 reply */
     uint16_t warp;         /* for statistics */
+    /* An atomic's lane operations, executed one by one at the L2 slice:
+     * how many (active lanes touching this line) and the most of them on
+     * one address (they serialize there). 0 reads as 1 (other senders). */
+    uint8_t lanes;
+    uint8_t hot_lanes;
 } mem_pkt;
 
 #endif

@@ -1,7 +1,7 @@
 /* Reading the core.* parameters into a core_params. */
 #include "simtgrid/core.h"
 
-static const char *const unit_key[CORE_UNIT_KINDS] = {"alu", "sfu", "ldst", "smem", "branch"};
+static const char *const unit_key[CORE_UNIT_KINDS] = {"alu", "sfu", "ldst", "smem", "branch", "cvt"};
 
 bool core_params_from_config(const config *c, core_params *p, GError **err)
 {
@@ -39,6 +39,17 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
         g_snprintf(key, sizeof key, "core.%s_ii", unit_key[u]);
         p->unit[u].ii = (unsigned)cfg_int(c, key);
     }
+    unsigned sfu = p->unit[CORE_UNIT_SFU].latency;
+    p->sfu_sin_latency = (unsigned)cfg_int(c, "core.sfu_sin_latency");
+    p->sfu_ex2_latency = (unsigned)cfg_int(c, "core.sfu_ex2_latency");
+    p->sfu_rsqrt_latency = (unsigned)cfg_int(c, "core.sfu_rsqrt_latency");
+    if (p->sfu_sin_latency == 0)
+        p->sfu_sin_latency = sfu;
+    if (p->sfu_ex2_latency == 0)
+        p->sfu_ex2_latency = sfu;
+    if (p->sfu_rsqrt_latency == 0)
+        p->sfu_rsqrt_latency = sfu;
+    p->units_per_scheduler = cfg_bool(c, "core.units_per_scheduler");
     p->smem_banks = (unsigned)cfg_int(c, "core.smem_banks");
     p->smem_bank_bytes = (unsigned)cfg_int(c, "core.smem_bank_bytes");
     p->barrier_latency = (unsigned)cfg_int(c, "core.barrier_latency");

@@ -230,10 +230,13 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake);
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t cycle, uint64_t *wake, uint8_t *worst);
 void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle);
 void sm_send_ready_requests(sm *s, uint64_t cycle);
-static inline core_unit_kind sm_unit_of(const isa_inst *in)
+static inline core_unit_kind sm_unit_of(const core_params *p, const isa_inst *in)
 {
     switch (in->cls) {
     case ISA_CLASS_SFU: return CORE_UNIT_SFU;
+    case ISA_CLASS_ALU_FP:
+        /* cvt with a float type: the CVT units when the model has them */
+        return in->op == ISA_OP_CVT && p->unit[CORE_UNIT_CVT].count ? CORE_UNIT_CVT : CORE_UNIT_ALU;
     case ISA_CLASS_LD_GLOBAL:
     case ISA_CLASS_ST_GLOBAL: return CORE_UNIT_LDST;
     case ISA_CLASS_LD_SHARED:
@@ -243,6 +246,45 @@ static inline core_unit_kind sm_unit_of(const isa_inst *in)
     case ISA_CLASS_BARRIER:
     case ISA_CLASS_EXIT: return CORE_UNIT_BRANCH;
     default: return CORE_UNIT_ALU;
+    }
+}
+/* Execute latency of `in` on unit kind u: the SFU's by function. */
+static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, core_unit_kind u)
+{
+    if (u == CORE_UNIT_SFU) {
+        switch (in->op) {
+        case ISA_OP_SIN:
+        case ISA_OP_COS: return p->sfu_sin_latency;
+        case ISA_OP_EX2:
+        case ISA_OP_LG2:
+        case ISA_OP_EXP:
+        case ISA_OP_LOG: return p->sfu_ex2_latency;
+        case ISA_OP_RSQRT:
+        case ISA_OP_RCP:
+        case ISA_OP_SQRT: return p->sfu_rsqrt_latency;
+        default: break;
+        }
+    }
+    return p->unit[u].latency;
+}
+/* The units of kind u scheduler sc may use: indices first, first + step, ...
+ * below count. Shared by all (0, 1) unless core.units_per_scheduler; then
+ * unit i serves scheduler i mod schedulers, and with fewer units than
+ * schedulers scheduler sc uses unit sc mod count alone. */
+static inline void sm_units_of(const core_params *p, core_unit_kind u, unsigned sc, unsigned *first,
+                               unsigned *step)
+{
+    unsigned n = p->unit[u].count, ns = p->schedulers;
+    *first = 0;
+    *step = 1;
+    if (!p->units_per_scheduler || ns == 1 || n == 0)
+        return;
+    if (n >= ns) {
+        *first = sc;
+        *step = ns;
+    } else {
+        *first = sc % n;
+        *step = n;
     }
 }
 static inline bool sm_is_global(const isa_inst *in)

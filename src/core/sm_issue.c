@@ -102,9 +102,11 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         if (sm_is_global(in) && needs_reply(s, in) && h->mem_pending >= s->p.mem_pending_per_warp)
             return WS_MEM;
     }
-    core_unit_kind u = sm_unit_of(in);
+    core_unit_kind u = sm_unit_of(&s->p, in);
     uint64_t free_at = NEVER_CYCLE;
-    for (unsigned i = 0; i < s->p.unit[u].count; i++)
+    unsigned first, step;
+    sm_units_of(&s->p, u, w->sched, &first, &step);
+    for (unsigned i = first; i < s->p.unit[u].count; i += step)
         free_at = min_u64(free_at, s->units[u][i].free_at);
     if (free_at > cycle) {
         *wake = min_u64(*wake, free_at);
@@ -238,8 +240,9 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     const core_params *p = &s->p;
     sm_sched_state *st = &s->sc[sc];
     if (first) {
-        core_unit_kind u = sm_unit_of(in);
+        core_unit_kind u = sm_unit_of(p, in);
         const core_unit_params *up = &p->unit[u];
+        unsigned latency = sm_latency_of(p, in, u);
         unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
         if (u == CORE_UNIT_SMEM && o.mem_lanes) {
             unsigned deg = smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
@@ -248,15 +251,17 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
                 passes = deg;
             }
         }
-        sm_unit *unit = &s->units[u][0];
-        for (unsigned i = 1; i < up->count; i++)
+        unsigned first, step;
+        sm_units_of(p, u, sc, &first, &step);
+        sm_unit *unit = &s->units[u][first];
+        for (unsigned i = first + step; i < up->count; i += step)
             if (s->units[u][i].free_at < unit->free_at)
                 unit = &s->units[u][i];
         unit->free_at = k + (uint64_t)up->ii * passes;
         uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
         t->unit = u;
-        t->send_at = k + (up->latency - 1) + extra;
-        t->done = k + p->pipeline_depth - 1 + (up->latency - 1) + extra;
+        t->send_at = k + (latency - 1) + extra;
+        t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;
         t->threads = 0;
         st->port_free = k + s->passes_port;
         s->warp_insts++;
@@ -373,7 +378,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
             return;
         const sm_entity *w = &s->ent[id];
         const isa_inst *in = isa_program_inst(sm_prog_of(s, (unsigned)id), w->pc);
-        unsigned u = sm_unit_of(in);
+        unsigned u = sm_unit_of(&s->p, in);
         if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
             t->threads + (unsigned)__builtin_popcount(w->active) > s->p.warp_size) {
             s->status[id] = WS_STRUCT;   /* not this slot; it may issue next cycle */

@@ -87,6 +87,14 @@ void des_port_wait_space(des_port *p, des_time t)
         des_wake_at(p->sender, p->reusable[slot]);
 }
 
+bool des_port_room_next(des_port *p, des_time t, des_time period)
+{
+    if (des_port_space(p, t + period) > 0)
+        return true;
+    des_port_wait_space(p, t);
+    return false;
+}
+
 des_time des_port_next_space(const des_port *p)
 {
     return p->count < p->cap ? p->reusable[(p->head + p->count) % p->cap] : DES_NEVER;

@@ -102,6 +102,7 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
         unsigned pend = sm_max_outstanding(g->sms[i]);
         ldst *u = ldst_new(e, name, i, &h->l1p, &h->cop, pend, route, h, core, g->st);
         h->units[i] = u;
+        ldst_set_atomic_rate(u, cfg_float(g->cfg, "l1d.atomic_lanes_per_cycle"));
         snprintf(name, sizeof name, "sm%u.memreq", i);
         des_port *q = des_port_new(e, name, sizeof(warp_mem_req), 2, des_cycles(core, 1), sm_actor(g->sms[i]),
                                    ldst_actor(u));
@@ -133,6 +134,8 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
             unsigned k = p * h->slices + s;
             snprintf(name, sizeof name, "l2s%u", k);
             l2slice *l = l2slice_new(e, name, k, &h->l2p, atomic_lat, l2c, g->st);
+            l2slice_set_atomic_unit(l, cfg_float(g->cfg, "l2.atomic_ops_per_cycle"),
+                                    cfg_float(g->cfg, "l2.atomic_same_address_cycles"));
             h->l2[k] = l;
             l2slice_connect_xbar(l, xbar_output_port(h->req, k, l2slice_actor(l)),
                                  xbar_input_port(h->rep, k, l2slice_actor(l), 1));

@@ -1,5 +1,6 @@
 /* L2 slice actor (see l2slice.h). */
 #include <glib.h>
+#include <math.h>
 
 #include "mem/coalesce.h"
 #include "mem/l2slice.h"
@@ -23,13 +24,15 @@ struct l2slice {
     char *name;
     unsigned index;
     unsigned atomic_latency;
+    double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
+    double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
     cache *c;
     des_port *req_in, *reply_out, *dram_out, *dram_in;
     GArray *reqs;           /* l2_req, grown rarely */
     int free_head;
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
     GQueue *replies;        /* slot + 1, ready to go back */
-    uint64_t replies_sent, stores, store_acks, atomics, fill_stalls;
+    uint64_t replies_sent, stores, store_acks, atomics, atomic_ops, fill_stalls;
     stats_hist latency, dram_latency;
     /* A refused request waits, without retrying, until the cache changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed). */
@@ -48,6 +51,8 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     s->name = g_strdup(name);
     s->index = index;
     s->atomic_latency = atomic_latency;
+    s->atomic_rate = 1;
+    s->atomic_same = 1;
     s->c = cache_new(p);
     s->reqs = g_array_new(FALSE, FALSE, sizeof(l2_req));
     s->free_head = -1;
@@ -63,6 +68,8 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
         stats_counter(st, name, "store_acks", "packets",
                       "stores acknowledged to their SM (those sent without MEM_NO_REPLY)", &s->store_acks);
         stats_counter(st, name, "atomic_requests", "packets", "atomics executed here", &s->atomics);
+        stats_counter(st, name, "atomic_lane_ops", "operations",
+                      "lane operations of those atomics (each one by one in the atomic unit)", &s->atomic_ops);
         stats_counter(st, name, "fill_stalls", "cycles",
                       "cycles a DRAM fill waited for room for its dirty victim", &s->fill_stalls);
         stats_histogram(st, name, "load_latency", "cycles",
@@ -73,6 +80,12 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     }
     s->actor = des_actor_new(e, name, l2_main, s);
     return s;
+}
+
+void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles)
+{
+    s->atomic_rate = ops_per_cycle;
+    s->atomic_same = same_address_cycles;
 }
 
 des_actor *l2slice_actor(l2slice *s) { return s->actor; }
@@ -173,12 +186,33 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
     return true;
 }
 
+/* Atomic request `slot`, its data present at L2 cycle `c`, takes the atomic
+ * unit when the requests before it are done with it: its n lane operations
+ * start 1/rate apart, and the h of them on its busiest address (the warp's
+ * lanes that hit one word) at least `atomic_same` apart, since each
+ * read-modify-write needs the previous one's result. The last starts at
+ * start + max((n-1)/rate, (h-1)*same); the unit is free again 1/rate after
+ * that; the reply is ready atomic_latency after it. Returns the reply's
+ * L2 cycle. (GPGPU-Sim executes an atomic's lanes one by one at the ROP
+ * too; a fixed per-request cost made a 32-lane same-address atomic as cheap
+ * as a 1-lane one: docs/correlation.md.) */
+static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
+{
+    double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
+    double start = MAX((double)c, s->atomic_free);
+    double last = start + MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    s->atomic_free = last + 1 / s->atomic_rate;
+    s->atomic_ops += (uint64_t)n;
+    return (uint64_t)ceil(last) + s->atomic_latency;
+}
+
 /* The data of request `slot` is here: an atomic still has to execute. */
 static void data_ready(l2slice *s, uint32_t slot, uint64_t c)
 {
     l2_req *r = &g_array_index(s->reqs, l2_req, slot);
-    if (r->pkt.op == MEM_ATOMIC && s->atomic_latency)
-        timed_push(s, c + s->atomic_latency, slot);
+    uint64_t ready = r->pkt.op == MEM_ATOMIC ? atomic_execute(s, &r->pkt, c) : c;
+    if (ready > c)
+        timed_push(s, ready, slot);
     else
         g_queue_push_tail(s->replies, GUINT_TO_POINTER(slot + 1));
 }
@@ -298,24 +332,10 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         if (m->op == MEM_ATOMIC)
             s->atomics++;
         if (r.outcome == CACHE_HIT)
-            timed_push(s, r.ready + (m->op == MEM_ATOMIC ? s->atomic_latency : 0), slot);
+            timed_push(s, m->op == MEM_ATOMIC ? atomic_execute(s, m, r.ready) : r.ready, slot);
         /* MISS / HIT_RESERVED: cache_pop_ready; BYPASSED: the DRAM reply. */
     }
     des_port_pop(s->req_in, t);
-}
-
-/* True when `p` has room for a send next cycle. Otherwise a send refused
- * now (it must be: no room next cycle means none now) registers this actor
- * to be woken when a slot frees: a port wakes its sender only after a
- * refusal, so without one a block with queued requests would sleep forever. */
-static bool room_next_cycle(des_port *p, des_time t, des_time period)
-{
-    if (des_port_space(p, t + period) > 0)
-        return true;
-    mem_pkt none = {0};
-    if (des_port_try_send(p, &none, t))
-        g_error("%s: a port with no room next cycle took a message", des_port_name(p));
-    return false;
 }
 
 static void l2_main(des_actor *self, void *data)
@@ -347,7 +367,7 @@ static void l2_main(des_actor *self, void *data)
             take_request(s, c, t);
         des_count_events(s->engine, 1);
         bool again = des_port_next(s->dram_in) <= t || (des_port_next(s->req_in) <= t && !s->blocked) ||
-                     (cache_missq_head(s->c) && room_next_cycle(s->dram_out, t, period));
+                     (cache_missq_head(s->c) && des_port_room_next(s->dram_out, t, period));
         if (again)
             des_wake_at(self, t + period);
         else if (s->timed->len)

@@ -2,8 +2,8 @@
  *
  * Requests (mem_pkt) come from the request crossbar, one accepted per L2
  * cycle: loads (fills of an L1, or L2-only loads) and atomics look the line
- * up (atomics execute here, `atomic_latency` cycles after their data is
- * present); stores update the slice per its write policy and are
+ * up (atomics execute here, in the slice's atomic unit once their data is
+ * present: see l2slice_set_atomic_unit); stores update the slice per its write policy and are
  * acknowledged hit_latency cycles after acceptance (a header-only reply),
  * unless sent MEM_NO_REPLY (an L1's dirty write-back). Misses take an MSHR entry and go to the partition's DRAM channel;
  * dirty victims are written back. Replies carry the data sectors back to the
@@ -20,6 +20,13 @@ typedef struct l2slice l2slice;
 /* `index` is this slice's crossbar port; `name` its statistics block. */
 l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cache_params *p,
                      unsigned atomic_latency, const des_clock *l2clk, stats *st);
+/* The atomic unit (docs/chip.md, "Atomics, lane by lane"): one request at
+ * a time, booked when the slice learns when its data is present (a hit on
+ * acceptance, a miss at its fill), each holding it while it
+ * starts its lane operations, `ops_per_cycle` per L2 cycle, those on one
+ * address `same_address_cycles` apart; the reply leaves `atomic_latency`
+ * cycles after the last one starts. Defaults 1 and 1. */
+void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles);
 des_actor *l2slice_actor(l2slice *s);
 void l2slice_connect_xbar(l2slice *s, des_port *req_in, des_port *reply_out);
 void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in);

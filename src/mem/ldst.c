@@ -1,5 +1,6 @@
 /* LD/ST unit + coalescer + L1D of one SM, on ports (see ldst.h). */
 #include <glib.h>
+#include <math.h>
 
 #include "mem/ldst.h"
 
@@ -13,6 +14,17 @@ typedef struct ldst_inst {
     bool reply;
     int next_free;
 } ldst_inst;
+
+/* An atomic instruction's accesses, in issue order: the lane operations
+ * each carries to the L2 (mem_pkt.lanes, .hot_lanes), matched by line when
+ * it leaves the miss queue. Apart from ldst_inst, which is rewritten for
+ * every instruction. */
+typedef struct ldst_atomic {
+    unsigned n;
+    uint64_t line[COALESCE_MAX_ACCESSES];
+    uint8_t lanes[COALESCE_MAX_ACCESSES], hot[COALESCE_MAX_ACCESSES];
+    bool sent[COALESCE_MAX_ACCESSES];
+} ldst_atomic;
 
 typedef struct hit_ev {
     uint64_t ready;
@@ -33,6 +45,7 @@ struct ldst {
     const void *route_ctx;
     des_port *req_in, *resp_out, *down, *up;
     ldst_inst *inst;
+    ldst_atomic *atom;      /* per inst slot */
     unsigned ninst;
     int free_head;
     /* The instruction in the unit. */
@@ -51,6 +64,10 @@ struct ldst {
     /* Hits in flight (constant latency: a FIFO). */
     hit_ev *hits;
     unsigned hhead, hcount, hcap;
+    /* An atomic access holds the L1 port one cycle per atomic_rate lanes:
+     * the next access waits for port_free (core cycle). */
+    double atomic_rate;
+    uint64_t port_free;
     /* Responses the SM port refused (it is sized so this stays empty). */
     GQueue *resp_wait;
     uint64_t busy_cycles, stall_coal, stall_mshr, stall_icnt, stall_set, fill_stalls;
@@ -78,10 +95,12 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
     u->route_ctx = route_ctx;
     u->ninst = max_pending ? max_pending : 1;
     u->inst = g_new0(ldst_inst, u->ninst);
+    u->atom = g_new0(ldst_atomic, u->ninst);
     for (unsigned i = 0; i < u->ninst; i++)
         u->inst[i].next_free = i + 1 < u->ninst ? (int)i + 1 : -1;
     u->free_head = 0;
     u->hcap = 64;
+    u->atomic_rate = COALESCE_LANES;
     u->hits = g_new(hit_ev, u->hcap);
     u->resp_wait = g_queue_new();
     coalesce_stats_init(&u->cst);
@@ -119,6 +138,8 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
     u->actor = des_actor_new(e, u->name, ldst_main, u);
     return u;
 }
+
+void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
 
 des_actor *ldst_actor(ldst *u) { return u->actor; }
 
@@ -166,6 +187,7 @@ void ldst_free(ldst *u)
         return;
     cache_free(u->l1);
     g_free(u->inst);
+    g_free(u->atom);
     g_free(u->hits);
     g_queue_free(u->resp_wait);
     g_free(u->name);
@@ -193,6 +215,50 @@ static void complete_access(ldst *u, uint32_t slot, des_time t)
     ldst_inst *in = &u->inst[slot];
     if (--in->remaining == 0)
         respond(u, slot, t);
+}
+
+/* Lane operations of atomic access `a`: its lanes, and the most of them on
+ * one address (the L2 executes those one after another). */
+static void note_atomic(ldst *u, const coalesce_access *a)
+{
+    ldst_atomic *in = &u->atom[u->cur];
+    unsigned lanes = (unsigned)__builtin_popcount(a->lanes), hot = 0;
+    for (unsigned l = 0; l < COALESCE_LANES; l++) {
+        if (!(a->lanes >> l & 1))
+            continue;
+        unsigned same = 0;
+        for (unsigned m = 0; m < COALESCE_LANES; m++)
+            same += (a->lanes >> m & 1) && u->req.addr[m] == u->req.addr[l];
+        hot = MAX(hot, same);
+    }
+    unsigned i = in->n++;
+    in->line[i] = a->line;
+    in->lanes[i] = (uint8_t)lanes;
+    in->hot[i] = (uint8_t)hot;
+    in->sent[i] = false;
+}
+
+/* The lane counts of instruction `slot`'s first unsent atomic access to
+ * `line` (else its first unsent one: an L1 line other than the coalescer's). */
+static void atomic_lanes(ldst *u, uint32_t slot, uint64_t line, mem_pkt *m)
+{
+    ldst_atomic *in = &u->atom[slot];
+    unsigned pick = in->n;
+    for (unsigned i = 0; i < in->n; i++) {
+        if (in->sent[i])
+            continue;
+        if (pick == in->n)
+            pick = i;
+        if (in->line[i] == line) {
+            pick = i;
+            break;
+        }
+    }
+    if (pick == in->n)
+        return;
+    in->sent[pick] = true;
+    m->lanes = in->lanes[pick];
+    m->hot_lanes = in->hot[pick];
 }
 
 static void push_hit(ldst *u, uint64_t ready, uint32_t slot)
@@ -230,6 +296,7 @@ static void take_request(ldst *u, uint64_t c, des_time t)
      * accesses are performed: with MEM_NO_REPLY the warp does not wait for
      * it, but its CTA ends only after that report (GPGPU-Sim's stores_done). */
     in->reply = !(u->req.flags & MEM_NO_REPLY) || u->req.op == MEM_STORE;
+    u->atom[slot].n = 0;
     u->cur = slot;
     u->next = 0;
     u->busy = true;
@@ -245,6 +312,10 @@ static void take_request(ldst *u, uint64_t c, des_time t)
 static void issue_access(ldst *u, uint64_t c, des_time t)
 {
     const coalesce_access *a = &u->acc[u->next];
+    if (c < u->port_free) {   /* a previous atomic's lanes still hold the port */
+        u->busy_cycles++;
+        return;
+    }
     cache_access ca = {.addr = a->line,
                        .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
@@ -268,6 +339,10 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     }
     u->busy_cycles++;
     u->cur_refused = false;
+    if (u->req.op == MEM_ATOMIC) {
+        note_atomic(u, a);
+        u->port_free = c + (uint64_t)ceil(__builtin_popcount(a->lanes) / u->atomic_rate);
+    }
     if (u->req.op == MEM_STORE) {
         /* A store the L1 keeps (write-back) is performed here; one it sends
          * down (write-evict, write-through, bypassed) when the L2 acknowledges it. */
@@ -306,6 +381,8 @@ static void send_down(ldst *u, des_time t)
      * primary anyway. docs/cache.md, "Row hint". */
     if (q->kind == CACHE_REQ_FILL || q->kind == CACHE_REQ_BYPASS)
         m.flags |= u->inst[q->requester].flags & MEM_ROW_HINT;
+    if (q->op == MEM_ATOMIC)
+        atomic_lanes(u, q->requester, q->line, &m);
     if (q->kind == CACHE_REQ_WRITE || q->kind == CACHE_REQ_WRITEBACK) {
         m.op = MEM_STORE;
         /* store data is acknowledged (its access waits for that); a dirty
@@ -348,20 +425,6 @@ static void flush_responses(ldst *u, des_time t)
         g_free(g_queue_pop_head(u->resp_wait));
 }
 
-/* True when `p` has room for a send next cycle. Otherwise a send refused
- * now (it must be: no room next cycle means none now) registers this actor
- * to be woken when a slot frees: a port wakes its sender only after a
- * refusal, so without one a block with queued requests would sleep forever. */
-static bool room_next_cycle(des_port *p, des_time t, des_time period)
-{
-    if (des_port_space(p, t + period) > 0)
-        return true;
-    mem_pkt none = {0};
-    if (des_port_try_send(p, &none, t))
-        g_error("%s: a port with no room next cycle took a message", des_port_name(p));
-    return false;
-}
-
 static void ldst_main(des_actor *self, void *data)
 {
     ldst *u = data;
@@ -397,7 +460,7 @@ static void ldst_main(des_actor *self, void *data)
 
         /* The next cycle with work, else sleep until a port wakes us. */
         bool again = (u->busy && !u->stalled) || des_port_next(u->up) <= t ||
-                     (cache_missq_head(u->l1) && room_next_cycle(u->down, t, period)) ||
+                     (cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
         if (again)
             des_wake_at(self, t + period);

@@ -36,6 +36,9 @@ typedef struct ldst ldst;
 ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params *l1,
                const coalesce_params *co, unsigned max_pending, ldst_route_fn route,
                const void *route_ctx, const des_clock *core, stats *st);
+/* An atomic access of n lanes holds the L1 port ceil(n / lanes_per_cycle)
+ * core cycles (the lanes go through one by one; default 32: one cycle). */
+void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle);
 des_actor *ldst_actor(ldst *u);
 /* The SM side: requests in (sender: the SM) and responses out (receiver). */
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out);

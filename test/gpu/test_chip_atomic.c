@@ -1,0 +1,157 @@
+/* The L2 atomic unit through the assembled chip (gpu_build): an atomic's
+ * lane operations execute one by one in its slice's atomic unit
+ * (l2.atomic_ops_per_cycle, l2.atomic_same_address_cycles), the reply
+ * leaves l2.atomic_latency cycles after the last one starts, and a later
+ * request waits for the unit.
+ *
+ * The chip is test_chip_latency.c's (clocks core 12 ticks, icnt 4, L2 6,
+ * DRAM 3; every core edge is an edge of every domain). There, a 1-lane
+ * atomic's request is at the L2 slice at tick 36 (L2 cycle 6) after it
+ * leaves the LD/ST, misses (a closed DRAM bank, simple timing), and its
+ * line is filled at tick 948 = L2 cycle 158; the unit then starts its one
+ * operation at 158 and the reply leaves at 158 + 4 = 162
+ * (atomic_executes_at_the_l2). Here each lane of one warp adds 1 to word
+ * (tid & mask) of one 128 B line: all lanes coalesce into one request with
+ * n = 32 lane operations, h of them on the busiest word. With rate R and
+ * same-address spacing S, the last starts at 158 + max((n-1)/R, (h-1)*S)
+ * (rounded up to an L2 cycle), the reply leaves 4 cycles later, and the
+ * slice's load_latency (acceptance at cycle 6 to reply) is that minus 6. */
+#include "gpu_test_util.h"
+
+static const char *model =
+    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
+    "[gpu]\nsms = 2\nmemory = caches\n"
+    "[l1d]\nsets = 1\nways = 1\nindex = linear\nhit_latency = 20\n"
+    "[l2]\nhit_latency = 30\n"
+    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
+    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
+    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\ntiming = simple\n";
+
+typedef struct atomic_result {
+    double l2_latency, miss_latency;   /* means: slice (L2 cycles), LD/ST (core cycles) */
+    uint64_t requests, lane_ops;
+} atomic_result;
+
+/* `threads` threads, thread t adds 1 to word (t & mask) of the array,
+ * with the overrides l2.atomic_ops_per_cycle = `rate`,
+ * l2.atomic_same_address_cycles = `same` and l1d.atomic_lanes_per_cycle =
+ * `l1` (NULL: the default). */
+static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1)
+{
+    char *k = g_strdup_printf(".kernel at\n.data a u32[64] = zero\n    mov r1, %%tid.x\n"
+                              "    and r1, r1, %u\n    shl r2, r1, 2\n"
+                              "    atom.global.add.u32 r3, [r2+@a], 1\n    exit\n",
+                              mask);
+    char *launch = g_strdup_printf("grid = 1\nblock = %u", threads);
+    char *r = rate ? g_strdup_printf("l2.atomic_ops_per_cycle=%s", rate) : NULL;
+    char *s = same ? g_strdup_printf("l2.atomic_same_address_cycles=%s", same) : NULL;
+    char *l = l1 ? g_strdup_printf("l1d.atomic_lanes_per_cycle=%s", l1) : NULL;
+    char *sets[4] = {NULL, NULL, NULL, NULL};
+    unsigned n = 0;
+    if (r)
+        sets[n++] = r;
+    if (s)
+        sets[n++] = s;
+    if (l)
+        sets[n++] = l;
+    chip_run cr;
+    chip_run_text(&cr, model, k, launch, sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    atomic_result a = {
+        .l2_latency = chip_derived(&cr, "l2s0", "mean_load_latency"),
+        .miss_latency = chip_derived(&cr, "sm0.ldst", "mean_miss_latency"),
+        .requests = chip_counter(&cr, "l2s0", "atomic_requests"),
+        .lane_ops = chip_counter(&cr, "l2s0", "atomic_lane_ops"),
+    };
+    chip_run_free(&cr);
+    g_free(k);
+    g_free(launch);
+    g_free(r);
+    g_free(s);
+    g_free(l);
+    return a;
+}
+
+static atomic_result run_atomic(unsigned threads, unsigned mask, const char *rate, const char *same)
+{
+    return run_atomic_l1(threads, mask, rate, same, NULL);
+}
+
+Test(chip_atomic, same_address_lanes_execute_one_by_one)
+{
+    /* Defaults R = 1, S = 1: 32 lanes on one word, h = 32: the last starts
+     * at 158 + 31 = 189, the reply leaves at 193 (tick 1158): 187 cycles
+     * after acceptance, 31 more than the 1-lane atomic's 156. Below the
+     * L1: at the reply crossbar at 1162 -> icnt edge 1164, 5 flits to 1184,
+     * at the LD/ST at 1200 = core cycle 100; the request left at 1: 99. */
+    atomic_result a = run_atomic(32, 0, NULL, NULL);
+    cr_expect_eq(a.requests, 1);
+    cr_expect_eq(a.lane_ops, 32);
+    cr_expect_float_eq(a.l2_latency, 187, 1e-9, "%g", a.l2_latency);
+    cr_expect_float_eq(a.miss_latency, 99, 1e-9, "%g", a.miss_latency);
+}
+
+/* R = 2: 32 distinct words (h = 1): the last starts at 158 + 31/2 =
+ * 173.5 -> 174, reply at 178: 172. One word (h = 32, S = 1): the
+ * same-address chain, 158 + max(15.5, 31) = 189: 187, as at R = 1.
+ * (One simulation per process: one run per test.) */
+Test(chip_atomic, distinct_addresses_go_at_the_unit_rate)
+{
+    atomic_result d = run_atomic(32, 31, "2", NULL);
+    cr_expect_eq(d.lane_ops, 32);
+    cr_expect_float_eq(d.l2_latency, 172, 1e-9, "%g", d.l2_latency);
+}
+
+Test(chip_atomic, same_address_lanes_ignore_the_unit_rate)
+{
+    atomic_result s = run_atomic(32, 0, "2", NULL);
+    cr_expect_float_eq(s.l2_latency, 187, 1e-9, "%g", s.l2_latency);
+}
+
+/* Two words, 16 lanes each (mask 1): h = 16. R = 1, S = 3: last at
+ * 158 + max(31, 15*3 = 45) = 203, reply 207: 201. With S = 1 the rate
+ * bounds it: 158 + max(31, 15) = 189: 187. */
+Test(chip_atomic, the_busiest_address_sets_the_chain)
+{
+    atomic_result slow = run_atomic(32, 1, "1", "3");
+    cr_expect_float_eq(slow.l2_latency, 201, 1e-9, "%g", slow.l2_latency);
+}
+
+Test(chip_atomic, the_rate_bounds_a_short_chain)
+{
+    atomic_result fast = run_atomic(32, 1, "1", "1");
+    cr_expect_float_eq(fast.l2_latency, 187, 1e-9, "%g", fast.l2_latency);
+}
+
+Test(chip_atomic, a_later_request_waits_for_the_unit)
+{
+    /* Two warps, 64 lanes on one word: two requests of 32. Warp 1's leaves
+     * the LD/ST one core cycle after warp 0's (the unit takes one
+     * instruction per cycle), so it is at the slice 12 ticks later, at
+     * tick 48 (L2 cycle 8), finds warp 0's miss in flight and merges into
+     * its MSHR entry: both have their data at 158. Warp 0's holds the unit
+     * from 158, last op at 189, free at 190 (reply 193: 187 cycles); warp
+     * 1's starts at 190, last op at 221, reply at 225: 225 - 8 = 217 cycles
+     * (it would be 185 had the unit been free). Mean (187 + 217) / 2 = 202. */
+    atomic_result a = run_atomic(64, 0, NULL, NULL);
+    cr_expect_eq(a.requests, 2);
+    cr_expect_eq(a.lane_ops, 64);
+    cr_expect_float_eq(a.l2_latency, 202, 1e-9, "%g", a.l2_latency);
+}
+
+/* The LD/ST side (l1d.atomic_lanes_per_cycle = 1): warp 0's 32-lane access
+ * holds the L1 port 32 core cycles, so warp 1's goes through 31 cycles
+ * later than above, at core cycle 32 (leaves at 33, at the slice at tick
+ * 36 + 32*12 = 420, L2 cycle 70), still before the fill at 158: the unit
+ * runs as above, replies at 193 and 225. At the slice: 187 and 225 - 70 =
+ * 155, mean 171. Below the L1: warp 0's 99 (as above); warp 1's reply
+ * leaves at tick 1350, at the reply crossbar 1354 -> 1356, 5 flits to 1376,
+ * at the LD/ST 1392 = core cycle 116, 116 - 33 = 83: mean 91. */
+Test(chip_atomic, the_ldst_passes_atomic_lanes_at_its_rate)
+{
+    atomic_result a = run_atomic_l1(64, 0, NULL, NULL, "1");
+    cr_expect_eq(a.requests, 2);
+    cr_expect_float_eq(a.l2_latency, 171, 1e-9, "%g", a.l2_latency);
+    cr_expect_float_eq(a.miss_latency, 91, 1e-9, "%g", a.miss_latency);
+}
