@@ -430,7 +430,8 @@ Test(paper_examples, scenarios_load)
     } ex[] = {{"lwm/two-level.ini", 2},   {"lwm/two-level-dissertation.ini", 2},
               {"lwm/index-search.ini", 2}, {"lwm/scan-ballot.ini", 1},
               {"lwm/scan-condacc.ini", 1}, {"dwf/divergent.ini", 3},    {"dws/gather.ini", 1},
-              {"dws/l2-latency.ini", 1},   {"fermi/divergent-rows.ini", 2}};
+              {"dws/l2-latency.ini", 1},   {"fermi/divergent-rows.ini", 2},
+              {"h100/stream.ini", 1}};
     for (unsigned k = 0; k < G_N_ELEMENTS(ex); k++) {
         char *r = g_strdup_printf("workloads/examples/%s", ex[k].rel);
         char *path = src_path(r);
@@ -660,4 +661,22 @@ Test(paper_examples, fermi_divergent_rows, .timeout = 180)
     cr_expect_eq(lin.l1_intra + lin.l1_inter, 15360 - 1920);
     cr_expect_gt(lin.l1_intra, 0);
     cr_expect_lt(fermi.cycles, lin.cycles);
+}
+
+/* H100 model, h100/stream.ini: 132 CTAs x 1024 threads (135,168 threads,
+ * 4,224 warps) over n = 1,081,344 elements, so 8 grid-stride steps each.
+ * Per thread: 9 set-up instructions, 8 x 7 per step (setp, bra, shl, ld,
+ * add, add, bra), the last setp + bra, then and, shl, st, exit: 9 + 56 + 2
+ * + 4 = 71. No lane diverges: 4,224 x 71 = 299,904 warp instructions,
+ * 135,168 x 71 thread instructions. Each warp load reads one 128 B line:
+ * 4,224 x 8 = 33,792 loads, all to distinct lines, so every one misses the
+ * cold L1 and L2 and the DRAM reads 33,792 lines (4.3 MB). */
+Test(paper_examples, h100_stream, .timeout = 120)
+{
+    totals t = run_point("h100/stream.ini", 0);
+    cr_expect_eq(t.warp_insts, 4224 * 71);
+    cr_expect_eq(t.thread_insts, 135168ull * 71);
+    cr_expect_eq(t.loads, 33792);
+    cr_expect_eq(t.l1_hits, 0);
+    cr_expect_eq(t.l2_misses, 33792);
 }
