@@ -66,6 +66,7 @@ typedef struct core_params {
     unsigned sfu_sin_latency, sfu_ex2_latency, sfu_rsqrt_latency;
     bool units_per_scheduler;      /* unit i serves scheduler i mod schedulers */
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
+    unsigned rf_banks;             /* register-file banks; 0 = no conflicts */
 } core_params;
 
 /* Reads every core.* parameter. Fails (err names the keys) on combinations no

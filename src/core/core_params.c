@@ -53,6 +53,7 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     p->smem_banks = (unsigned)cfg_int(c, "core.smem_banks");
     p->smem_bank_bytes = (unsigned)cfg_int(c, "core.smem_bank_bytes");
     p->barrier_latency = (unsigned)cfg_int(c, "core.barrier_latency");
+    p->rf_banks = (unsigned)cfg_int(c, "core.rf_banks");
     if (p->one_cta_at_a_time)
         p->max_ctas = 1;
     /* Thread slots are allocated a whole warp at a time. */

@@ -119,6 +119,7 @@ typedef struct sm_sched_state {
     sched s;
     uint64_t port_free;                 /* first cycle the issue port is free */
     unsigned cur_threads;               /* threads of the issue in progress (W category) */
+    uint64_t rf_free[32];               /* per register-file bank (core.rf_banks <= 32): first free read cycle */
     uint16_t lanes_ring[64];            /* active lanes per upcoming cycle (index cycle % 64):
                                            up to issue_width x simd_width = 256 */
     /* the last simulated idle cycle, replicated over skipped cycles */
@@ -191,6 +192,7 @@ struct sm {
     uint64_t cycles, warp_insts, thread_insts, ctas_done;
     uint64_t class_count[ISA_CLASS_COUNT];
     uint64_t smem_conflict_cycles, mem_requests, barrier_waits, faults;
+    uint64_t rf_conflict_cycles;  /* extra operand-read cycles (core.rf_banks) */
     uint64_t first_cycle;
     stats_hist active_threads;  /* per issue slot */
     char *error;

@@ -112,6 +112,17 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         *wake = min_u64(*wake, free_at);
         return WS_STRUCT;
     }
+    if (s->p.rf_banks) {
+        /* every bank it reads must be free to start its operand reads */
+        const sm_sched_state *q = &s->sc[w->sched];
+        uint64_t busy = 0;
+        for (unsigned i = 0; i < in->nreads; i++)
+            busy = max_u64(busy, q->rf_free[in->reads[i] % s->p.rf_banks]);
+        if (busy > cycle) {
+            *wake = min_u64(*wake, busy);
+            return WS_STRUCT;
+        }
+    }
     if (sm_is_global(in) && !request_room(s)) {
         /* A full port frees a slot when the memory side pops: the port wakes
          * the SM when the slot becomes visible, so the SM need not poll (sm.c
@@ -213,6 +224,29 @@ static void fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
     des_stop(s->engine);
 }
 
+/* Register-file banks (core.rf_banks = N > 0): register r is in bank
+ * r mod N of the scheduler's register file, and a bank reads one register
+ * per cycle. An instruction issued at k reads its m distinct source
+ * registers of bank b in cycles k .. k + m - 1, so that bank is busy until
+ * k + m; an instruction needing a busy bank cannot issue (a structural
+ * stall), while one reading other banks may issue at k + 1. The issuing
+ * instruction's own latency is unchanged (docs/core.md, "Register-file
+ * banks"). Counts the extra read cycles (m - 1 of its busiest bank). */
+static void rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_t k)
+{
+    unsigned nb = s->p.rf_banks, worst = 0;
+    for (unsigned i = 0; i < in->nreads; i++) {
+        unsigned b = in->reads[i] % nb, m = 0;
+        for (unsigned j = 0; j < in->nreads; j++)
+            m += in->reads[j] % nb == b;
+        st->rf_free[b] = k + m;
+        if (m > worst)
+            worst = m;
+    }
+    if (worst > 1)
+        s->rf_conflict_cycles += worst - 1;
+}
+
 /* Timing shared by the entities of one issue slot. */
 typedef struct slot_timing {
     core_unit_kind unit;
@@ -264,6 +298,8 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;
         t->threads = 0;
         st->port_free = k + s->passes_port;
+        if (p->rf_banks)
+            rf_book_banks(s, st, in, k);
         s->warp_insts++;
         st->st.issued++;
     }

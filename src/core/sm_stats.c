@@ -176,6 +176,9 @@ void sm_stats_register(sm *s, stats *st)
     stats_counter(st, b, "mem_requests", "requests", "global memory warp requests sent", &s->mem_requests);
     stats_counter(st, b, "smem_conflict_cycles", "cycles", "extra shared-memory cycles from bank conflicts",
                   &s->smem_conflict_cycles);
+    if (s->p.rf_banks)   /* only with the option, so other models' results keep their keys */
+        stats_counter(st, b, "rf_conflict_cycles", "cycles",
+                      "extra operand-read cycles from register-file bank conflicts", &s->rf_conflict_cycles);
     stats_counter(st, b, "barrier_waits", "warps", "warp arrivals at barriers", &s->barrier_waits);
     stats_counter(st, b, "faults", "instructions", "instructions with a shared-memory fault", &s->faults);
     for (unsigned c = 0; c < ISA_CLASS_COUNT; c++) {

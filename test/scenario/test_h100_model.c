@@ -87,6 +87,13 @@ Test(h100_model, unit_throughputs)
     cr_expect_eq(I("core.smem_banks"), 32);
     cr_expect_eq(I("core.smem_bank_bytes"), 4);
     cr_expect_eq(I("core.smem_units") * I("core.smem_lanes") / I("core.smem_ii"), 32);
+    /* CUDA guide throughput table, cc 9.0: 16 int<->float conversions per SM
+     * per cycle; four sub-partitions, each with its own units, one per
+     * scheduler; two register-file banks per sub-partition */
+    cr_expect_eq(I("core.cvt_units") * I("core.cvt_lanes"), 16);
+    cr_expect_eq(I("core.cvt_units"), I("core.schedulers"));
+    cr_expect(cfg_bool(c, "core.units_per_scheduler"));
+    cr_expect_eq(I("core.rf_banks"), 2);
     config_free(c);
 }
 
