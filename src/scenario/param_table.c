@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario/scenario_internal.h"
+#include "scenario/config_internal.h"
 
 const param_def param_table[] = {
 #define PARAM(name, type, unit, def, min, max, choices, desc) \

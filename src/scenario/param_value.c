@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario/scenario_internal.h"
+#include "scenario/config_internal.h"
 
 const char *param_type_name(param_type t)
 {

@@ -1,0 +1,108 @@
+/* Internals of the configuration library (sg_config: parameter values, the
+ * table, nearest names, key files with line numbers, input errors). It sits
+ * below every block, so src/gen may use it too; scenario_internal.h adds
+ * what only src/scenario shares. */
+#ifndef SIMTGRID_CONFIG_INTERNAL_H
+#define SIMTGRID_CONFIG_INTERNAL_H
+
+#include <glib.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "simtgrid/config.h"
+
+/* ---- parameter values (param_value.c) ---------------------------------- */
+
+typedef union param_value {
+    int64_t i;   /* PT_INT */
+    double f;    /* PT_FLOAT */
+    bool b;      /* PT_BOOL */
+    int e;       /* PT_ENUM: index in choices */
+} param_value;
+
+/* Parse `text` as a value of `p`, checking type, range and choices. On
+ * success fills *v and, when canon is not NULL, *canon with the canonical text
+ * (g_free it), and returns NULL. On failure returns a newly allocated
+ * "expected ..., got '...'" (g_free it). */
+char *param_parse(const param_def *p, const char *text, param_value *v, char **canon);
+/* Decimal or 0x-hex integer with optional sign, whole text; *overflow tells
+ * an out-of-range number from a malformed one. */
+bool param_parse_int64(const char *s, int64_t *out, bool *overflow);
+/* Index of `word` among the '|'-separated `choices`, or -1. */
+int param_choice_index(const char *choices, const char *word);
+/* Text of a bool for the strings people write: true/false, yes/no, on/off, 1/0. */
+bool param_parse_bool(const char *text, bool *out);
+/* Number text for messages and tables: integral values without exponent. */
+void param_format_number(char *buf, size_t len, double v);
+const char *param_type_name(param_type t);
+
+/* The default of `p` as a typed JSON value (config_json.c). */
+struct json_writer;
+void param_write_default_json(struct json_writer *w, const param_def *p);
+
+/* ---- the table (param_table.c) ----------------------------------------- */
+
+/* Check a table: names well formed and unique, defaults parse and lie in
+ * range, enum defaults among their choices. Returns false with *err naming
+ * the row. The real table is checked once, on first use (abort if bad). */
+bool param_table_check(const param_def *table, size_t n, GError **err);
+/* Index of `name` in param_table, or -1. */
+int param_index(const char *name);
+/* True when some parameter is named GROUP.something. */
+bool param_group_exists(const char *group);
+/* Nearest group name (for "unknown group [l1]: did you mean [l1d]?"). */
+const char *param_nearest_group(const char *group);
+
+/* ---- nearest names (nearest.c) ----------------------------------------- */
+
+size_t edit_distance(const char *a, const char *b);
+/* The candidate closest to `name`; ties go to the earliest. NULL if n == 0. */
+const char *nearest_of(const char *name, const char *const *cands, size_t n);
+
+/* ---- config internals (config.c) --------------------------------------- */
+
+/* config_set with error text "<where> key '<key>': <what>", where `where` is
+ * e.g. "m.ini:12: [l1d]" and `origin` (remembered) e.g. "m.ini:12". */
+bool config_set_at(config *c, const char *key, const char *value, const char *origin,
+                   const char *where, GError **err);
+
+/* ---- key files with line numbers (keyfile_scan.c) ---------------------- */
+
+typedef struct kf_entry {
+    const char *group;   /* points into kf_doc.groups */
+    char *key;
+    char *value;         /* unescaped by GKeyFile, trimmed */
+    int line;            /* 1-based */
+} kf_entry;
+
+typedef struct kf_group {
+    char *name;
+    int line;
+} kf_group;
+
+typedef struct kf_doc {
+    char *path;          /* as given (for messages) */
+    kf_group *groups;    /* file order */
+    unsigned ngroups;
+    kf_entry *entries;   /* file order */
+    unsigned nentries;
+} kf_doc;
+
+/* Read and parse a key file. Syntax errors, repeated groups and repeated keys
+ * are errors with "path:line:". When the file cannot be read the message is
+ * "<named_by>: cannot read 'path' (reason)", or "path: cannot read file
+ * (reason)" when named_by is NULL. */
+kf_doc *kf_doc_load(const char *path, const char *named_by, GError **err);
+void kf_doc_free(kf_doc *d);
+const kf_group *kf_find_group(const kf_doc *d, const char *group);
+const kf_entry *kf_find(const kf_doc *d, const char *group, const char *key);
+/* Resolve `rel` against the directory of the file `base` (absolute stays). */
+char *kf_resolve_path(const char *base, const char *rel);
+/* Split "a, b ,c" on commas, trimming; NULL when some item is empty. An empty
+ * or all-blank text gives an empty vector. */
+char **kf_split_list(const char *text);
+
+/* Set *err to a SIMTGRID_ERROR_INPUT error (printf style). Returns false. */
+bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+
+#endif
