@@ -204,7 +204,6 @@ struct sm {
 /* ---- reconvergence / formation policies (reconv_*.c) ------------------- */
 
 struct reconv_ops {
-    const char *name;
     bool packs;   /* several entities share one issue slot (MIMD bound) */
     unsigned (*capacity)(const core_params *p);      /* entities per SM */
     void *(*create)(sm *s);
@@ -218,7 +217,6 @@ struct reconv_ops {
     void (*before_cycle)(sm *s, uint64_t cycle);
 };
 
-extern const reconv_ops reconv_pdom_ops, reconv_nrec_ops, reconv_mimd_ops;
 
 /* Entity management for policies (sm_cta.c). */
 unsigned sm_entity_new(sm *s, unsigned hw, int parent);   /* copy of parent's timing, or fresh */
