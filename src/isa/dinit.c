@@ -41,9 +41,9 @@ static const dinit_kind kinds[] = {
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
-static const char *const kind_names[N_KINDS + 1] = {
+static const char *const kind_names[] = {
     "zero", "const", "iota", "rand_int", "rand_float", "perm_cycle",
-    "csr_offsets", "csr_edges", "sorted_keys", "btree", NULL,
+    "csr_offsets", "csr_edges", "sorted_keys", "btree", "formula", NULL,
 };
 
 /* FNV-1a of the array name: the seed of an initializer given none, so two
@@ -54,6 +54,36 @@ static uint64_t name_seed(const char *name)
     for (const unsigned char *p = (const unsigned char *)name; *p; p++)
         h = (h ^ *p) * UINT64_C(0x100000001b3);
     return h;
+}
+
+/* "formula(<expr>)": the body is an expression, not key=value arguments, so
+ * it bypasses the argument parser. Returns the body (owned) or NULL. */
+static char *formula_body(const char *spec)
+{
+    if (!spec) return NULL;
+    while (*spec == ' ' || *spec == '\t') spec++;
+    if (strncmp(spec, "formula", 7) != 0) return NULL;
+    const char *p = spec + 7;
+    while (*p == ' ' || *p == '\t') p++;
+    if (*p != '(') return NULL;
+    char *body = g_strdup(p + 1);
+    g_strchomp(body);
+    size_t n = strlen(body);
+    if (n == 0 || body[n - 1] != ')') {
+        g_free(body);
+        return g_strdup("\x01"); /* reported as a missing ')' */
+    }
+    body[n - 1] = '\0';
+    return body;
+}
+
+static void set_shape(dinit *d, uint64_t base, unsigned elem_bytes, bool is_float, uint64_t count)
+{
+    d->base = base;
+    d->count = count;
+    d->elem_bytes = elem_bytes;
+    d->is_float = is_float;
+    d->elem_mask = elem_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * elem_bytes)) - 1;
 }
 
 static bool takes_seed(const dinit_kind *k)
@@ -70,6 +100,20 @@ bool dinit_setup(dinit *d, const char *name, uint64_t base, unsigned elem_bytes,
     memset(d, 0, sizeof *d);
     dinit_ctx ctx = {.origin = origin ? origin : "<memimg>", .array = name, .init = NULL,
                      .elem_bytes = elem_bytes, .is_float = is_float, .count = count};
+    char *body = formula_body(spec);
+    if (body) {
+        ctx.init = "formula";
+        set_shape(d, base, elem_bytes, is_float, count);
+        bool ok;
+        if (body[0] == '\x01')
+            ok = false, dinit_error(err, &ctx, MEMIMG_ERROR_SYNTAX,
+                                    "'%s': expected ')' at the end of the formula", spec);
+        else
+            ok = dinit_setup_formula(d, body, &ctx, err);
+        g_free(body);
+        if (!ok) dinit_clear(d);
+        return ok;
+    }
     dinit_call call;
     if (!dinit_parse_call(spec, &call, &ctx, err)) return false;
 
@@ -80,18 +124,14 @@ bool dinit_setup(dinit *d, const char *name, uint64_t base, unsigned elem_bytes,
         const char *near = dinit_nearest(call.init, kind_names);
         dinit_error(err, &ctx, MEMIMG_ERROR_UNKNOWN_INIT,
                     "unknown initializer '%s'%s%s%s (one of: zero, const, iota, rand_int, "
-                    "rand_float, perm_cycle, csr_offsets, csr_edges, sorted_keys, btree)",
+                    "rand_float, perm_cycle, csr_offsets, csr_edges, sorted_keys, btree, formula)",
                     call.init, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         dinit_call_clear(&call);
         return false;
     }
     ctx.init = kind->name;
 
-    d->base = base;
-    d->count = count;
-    d->elem_bytes = elem_bytes;
-    d->is_float = is_float;
-    d->elem_mask = elem_bytes >= 8 ? UINT64_MAX : (UINT64_C(1) << (8 * elem_bytes)) - 1;
+    set_shape(d, base, elem_bytes, is_float, count);
     uint64_t seed = name_seed(name);
     bool ok = dinit_check_args(&call, kind->args, &ctx, err) &&
               (!takes_seed(kind) ||
@@ -109,4 +149,7 @@ void dinit_clear(dinit *d)
 {
     g_free(d->table);
     d->table = NULL;
+    if (d->owned_free) d->owned_free(d->owned);
+    d->owned = NULL;
+    d->owned_free = NULL;
 }

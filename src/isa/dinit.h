@@ -82,6 +82,8 @@ struct dinit {
     bool is_float;
     uint64_t elem_mask; /* all ones over elem_bytes */
     uint64_t *table;    /* owned; csr zipf: group prefix sums (group + 1 entries) */
+    void *owned;        /* a family's own state (formula program, mapped file, graph) */
+    void (*owned_free)(void *owned);
     union {
         struct { uint64_t bits; } constant;
         struct { uint64_t start, step; double fstart, fstep; } iota;
@@ -159,6 +161,8 @@ bool dinit_setup_perm(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GE
 bool dinit_setup_csr(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
 bool dinit_setup_keys(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
 bool dinit_setup_btree(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
+/* formula(expr): `expr` is the text between the parentheses (dinit_formula.c). */
+bool dinit_setup_formula(dinit *d, const char *expr, const dinit_ctx *ctx, GError **err);
 
 /* a * b + c, false on uint64 overflow */
 static inline bool dinit_mul_add(uint64_t a, uint64_t b, uint64_t c, uint64_t *out)
