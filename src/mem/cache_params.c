@@ -7,30 +7,40 @@
 #include <string.h>
 
 #include "mem/cache.h"
+#include "mem/registry.def"
 #include "simtgrid/config.h"
 
-enum field_kind { FIELD_UINT, FIELD_BOOL, FIELD_ENUM };
+enum field_kind { FIELD_UINT, FIELD_BOOL, FIELD_ENUM, FIELD_POLICY };
 
 typedef struct binding {
     const char *suffix;  /* key after "<level>." */
     size_t offset;
     enum field_kind kind;
+    const char *const *names;   /* FIELD_ENUM: the word of each value */
 } binding;
 
-#define BIND(field, kind) {#field, offsetof(cache_params, field), kind}
+static const char *const alloc_names[] = {[CACHE_ALLOC_ON_MISS] = "on_miss", [CACHE_ALLOC_ON_FILL] = "on_fill", NULL};
+static const char *const write_names[] = {[CACHE_WRITE_EVICT] = "evict", [CACHE_WRITE_THROUGH] = "through",
+                                          [CACHE_WRITE_BACK] = "back", NULL};
+static const char *const bypass_names[] = {[CACHE_BYPASS_NEVER] = "never",
+                                           [CACHE_BYPASS_NO_VICTIM] = "no_victim", NULL};
+
+#define BIND(field, kind) {#field, offsetof(cache_params, field), kind, NULL}
+#define BIND_ENUM(field, names) {#field, offsetof(cache_params, field), FIELD_ENUM, names}
 static const binding bindings[] = {
     BIND(enabled, FIELD_BOOL),         BIND(sets, FIELD_UINT),
     BIND(ways, FIELD_UINT),            BIND(line_bytes, FIELD_UINT),
     BIND(sector_bytes, FIELD_UINT),    BIND(hit_latency, FIELD_UINT),
-    BIND(index, FIELD_ENUM),           BIND(index_prime_factor, FIELD_UINT),
-    BIND(replace, FIELD_ENUM),         BIND(insert_pos, FIELD_UINT),
+    BIND(index, FIELD_POLICY),         BIND(index_prime_factor, FIELD_UINT),
+    BIND(replace, FIELD_POLICY),       BIND(insert_pos, FIELD_UINT),
     BIND(promote_by, FIELD_UINT),      BIND(rrip_bits, FIELD_UINT),
-    BIND(alloc, FIELD_ENUM),           BIND(write, FIELD_ENUM),
+    BIND_ENUM(alloc, alloc_names),     BIND_ENUM(write, write_names),
     BIND(mshr_entries, FIELD_UINT),    BIND(mshr_merge, FIELD_UINT),
-    BIND(miss_queue, FIELD_UINT),      BIND(bypass, FIELD_ENUM),
+    BIND(miss_queue, FIELD_UINT),      BIND_ENUM(bypass, bypass_names),
     BIND(miss_taxonomy, FIELD_BOOL),
 };
 #undef BIND
+#undef BIND_ENUM
 #define N_BINDINGS (sizeof bindings / sizeof bindings[0])
 
 typedef struct def_row {
@@ -42,28 +52,20 @@ static const def_row def_rows[] = {
 #undef PARAM
 };
 
-/* Index of `word` in "a|b|c"; 0 when absent (the table checks its defaults). */
-static int choice_index(const char *choices, const char *word)
-{
-    int i = 0;
-    size_t n = strlen(word);
-    for (const char *p = choices; p && *p; i++) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == n && !strncmp(p, word, n))
-            return i;
-        p = bar ? bar + 1 : NULL;
-    }
-    return 0;
-}
-
-static void store_field(cache_params *p, const binding *b, int64_t v)
+/* Stores the text `text` of parameter `key` (a default or a configured
+ * value, already checked by the table) into the field of binding b. */
+static void store_field(cache_params *p, const binding *b, const char *key, const char *text)
 {
     char *field = (char *)p + b->offset;
     switch (b->kind) {
-    case FIELD_UINT: *(unsigned *)field = (unsigned)v; break;
-    case FIELD_BOOL: *(bool *)field = v != 0; break;
-    case FIELD_ENUM: *(int *)field = (int)v; break;
+    case FIELD_UINT: *(unsigned *)field = (unsigned)strtoull(text, NULL, 0); break;
+    case FIELD_BOOL: *(bool *)field = !strcmp(text, "true"); break;
+    case FIELD_ENUM:
+        for (int v = 0; b->names[v]; v++)
+            if (!strcmp(b->names[v], text))
+                *(int *)field = v;
+        break;
+    case FIELD_POLICY: *(const policy **)field = mem_policy(key, text); break;
     }
 }
 
@@ -79,10 +81,7 @@ void cache_params_default(cache_params *p, const char *level)
             const binding *b = &bindings[j];
             if (strcmp(r->name + n + 1, b->suffix))
                 continue;
-            int64_t v = b->kind == FIELD_UINT   ? strtoll(r->def, NULL, 10)
-                        : b->kind == FIELD_BOOL ? !strcmp(r->def, "true")
-                                                : choice_index(r->choices, r->def);
-            store_field(p, b, v);
+            store_field(p, b, r->name, r->def);
         }
     }
 }
@@ -119,18 +118,15 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
         FAIL("ways", "expected 1 to %d ways, got %u", REPLACE_MAX_WAYS, p->ways);
     if (p->sets < 1 || p->sets > 65536)
         FAIL("sets", "expected 1 to 65536 sets, got %u", p->sets);
-    if ((unsigned)p->index >= SET_INDEX_COUNT)
-        FAIL("index", "expected linear, xor, prime, fermi, fup or poly");
-    if (p->index == SET_INDEX_PRIME && p->index_prime_factor < 1)
-        FAIL("index_prime_factor", "expected a displacement factor of at least 1, got %u",
-             p->index_prime_factor);
+    if (!p->index)
+        FAIL("index", "expected a set-index function");
     set_index ix;
     char ix_why[160];
     if (!set_index_init(&ix, p->index, p->sets, p->line_bytes, p->index_prime_factor, ix_why,
                         sizeof ix_why))
-        FAIL("sets", "%s", ix_why);  /* the line size was checked above: the set count is wrong */
-    if ((unsigned)p->replace >= REPLACE_COUNT)
-        FAIL("replace", "expected lru, dip or rrip");
+        FAIL(ix.bad_key ? ix.bad_key : "sets", "%s", ix_why);  /* the line size was checked above */
+    if (!p->replace)
+        FAIL("replace", "expected a replacement policy");
     if (p->insert_pos >= p->ways)
         FAIL("insert_pos", "expected a stack position below ways (%u), got %u", p->ways, p->insert_pos);
     if (p->promote_by >= p->ways)
@@ -160,10 +156,7 @@ bool cache_params_from_config(cache_params *p, const config *c, const char *leve
     for (size_t i = 0; i < N_BINDINGS; i++) {
         const binding *b = &bindings[i];
         char *key = g_strdup_printf("%s.%s", level, b->suffix);
-        int64_t v = b->kind == FIELD_UINT ? cfg_int(c, key)
-                    : b->kind == FIELD_BOOL ? cfg_bool(c, key)
-                                            : cfg_enum(c, key);
-        store_field(p, b, v);
+        store_field(p, b, key, cfg_str(c, key));
         g_free(key);
     }
     const char *suffix = NULL;
