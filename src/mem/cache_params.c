@@ -1,23 +1,13 @@
-/* l1d.* and l2.* parameters: defaults read from params.def (so the table
- * `simtgrid params` prints and the struct never disagree), the checks the
- * cache relies on, and reading them from a configuration. */
+/* l1d.* and l2.* parameters bound to the fields of cache_params (defaults
+ * and values through the one reader, params_read), and the checks the cache
+ * relies on. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "mem/cache.h"
-#include "mem/registry.def"
 #include "simtgrid/config.h"
-
-enum field_kind { FIELD_UINT, FIELD_BOOL, FIELD_ENUM, FIELD_POLICY };
-
-typedef struct binding {
-    const char *suffix;  /* key after "<level>." */
-    size_t offset;
-    enum field_kind kind;
-    const char *const *names;   /* FIELD_ENUM: the word of each value */
-} binding;
 
 static const char *const alloc_names[] = {[CACHE_ALLOC_ON_MISS] = "on_miss", [CACHE_ALLOC_ON_FILL] = "on_fill", NULL};
 static const char *const write_names[] = {[CACHE_WRITE_EVICT] = "evict", [CACHE_WRITE_THROUGH] = "through",
@@ -25,65 +15,30 @@ static const char *const write_names[] = {[CACHE_WRITE_EVICT] = "evict", [CACHE_
 static const char *const bypass_names[] = {[CACHE_BYPASS_NEVER] = "never",
                                            [CACHE_BYPASS_NO_VICTIM] = "no_victim", NULL};
 
-#define BIND(field, kind) {#field, offsetof(cache_params, field), kind, NULL}
-#define BIND_ENUM(field, names) {#field, offsetof(cache_params, field), FIELD_ENUM, names}
-static const binding bindings[] = {
-    BIND(enabled, FIELD_BOOL),         BIND(sets, FIELD_UINT),
-    BIND(ways, FIELD_UINT),            BIND(line_bytes, FIELD_UINT),
-    BIND(sector_bytes, FIELD_UINT),    BIND(hit_latency, FIELD_UINT),
-    BIND(index, FIELD_POLICY),         BIND(index_prime_factor, FIELD_UINT),
-    BIND(replace, FIELD_POLICY),       BIND(insert_pos, FIELD_UINT),
-    BIND(promote_by, FIELD_UINT),      BIND(rrip_bits, FIELD_UINT),
-    BIND_ENUM(alloc, alloc_names),     BIND_ENUM(write, write_names),
-    BIND(mshr_entries, FIELD_UINT),    BIND(mshr_merge, FIELD_UINT),
-    BIND(miss_queue, FIELD_UINT),      BIND_ENUM(bypass, bypass_names),
-    BIND(miss_taxonomy, FIELD_BOOL),
+/* Every <level>.* parameter, bound to its field (read with prefix "l1d" or "l2"). */
+#define F(key, kind) PB(cache_params, #key, key, kind)
+static const param_bind binds[] = {
+    F(enabled, PF_BOOL),          F(sets, PF_UNSIGNED),
+    F(ways, PF_UNSIGNED),         F(line_bytes, PF_UNSIGNED),
+    F(sector_bytes, PF_UNSIGNED), F(hit_latency, PF_UNSIGNED),
+    PB_POLICY(cache_params, "index", index, mem_policy),
+    F(index_prime_factor, PF_UNSIGNED),
+    PB_POLICY(cache_params, "replace", replace, mem_policy),
+    F(insert_pos, PF_UNSIGNED),   F(promote_by, PF_UNSIGNED),
+    F(rrip_bits, PF_UNSIGNED),
+    PB_ENUM(cache_params, "alloc", alloc, alloc_names),
+    PB_ENUM(cache_params, "write", write, write_names),
+    F(mshr_entries, PF_UNSIGNED), F(mshr_merge, PF_UNSIGNED),
+    F(miss_queue, PF_UNSIGNED),
+    PB_ENUM(cache_params, "bypass", bypass, bypass_names),
+    F(miss_taxonomy, PF_BOOL),
 };
-#undef BIND
-#undef BIND_ENUM
-#define N_BINDINGS (sizeof bindings / sizeof bindings[0])
-
-typedef struct def_row {
-    const char *name, *def, *choices;
-} def_row;
-static const def_row def_rows[] = {
-#define PARAM(name, type, unit, def, min, max, choices, desc) {name, def, choices},
-#include "mem/params.def"
-#undef PARAM
-};
-
-/* Stores the text `text` of parameter `key` (a default or a configured
- * value, already checked by the table) into the field of binding b. */
-static void store_field(cache_params *p, const binding *b, const char *key, const char *text)
-{
-    char *field = (char *)p + b->offset;
-    switch (b->kind) {
-    case FIELD_UINT: *(unsigned *)field = (unsigned)strtoull(text, NULL, 0); break;
-    case FIELD_BOOL: *(bool *)field = !strcmp(text, "true"); break;
-    case FIELD_ENUM:
-        for (int v = 0; b->names[v]; v++)
-            if (!strcmp(b->names[v], text))
-                *(int *)field = v;
-        break;
-    case FIELD_POLICY: *(const policy **)field = mem_policy(key, text); break;
-    }
-}
+#undef F
 
 void cache_params_default(cache_params *p, const char *level)
 {
     memset(p, 0, sizeof *p);
-    size_t n = strlen(level);
-    for (size_t i = 0; i < sizeof def_rows / sizeof def_rows[0]; i++) {
-        const def_row *r = &def_rows[i];
-        if (strncmp(r->name, level, n) || r->name[n] != '.')
-            continue;
-        for (size_t j = 0; j < N_BINDINGS; j++) {
-            const binding *b = &bindings[j];
-            if (strcmp(r->name + n + 1, b->suffix))
-                continue;
-            store_field(p, b, r->name, r->def);
-        }
-    }
+    params_read(p, binds, G_N_ELEMENTS(binds), level, NULL, NULL);
 }
 
 static bool is_pow2(uint64_t v)
@@ -152,21 +107,15 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
 
 bool cache_params_from_config(cache_params *p, const config *c, const char *level, GError **err)
 {
-    cache_params_default(p, level);
-    for (size_t i = 0; i < N_BINDINGS; i++) {
-        const binding *b = &bindings[i];
-        char *key = g_strdup_printf("%s.%s", level, b->suffix);
-        store_field(p, b, key, cfg_str(c, key));
-        g_free(key);
-    }
+    memset(p, 0, sizeof *p);
+    if (!params_read(p, binds, G_N_ELEMENTS(binds), level, c, err))
+        return false;
     const char *suffix = NULL;
     char why[256];
     if (cache_params_check(p, &suffix, why, sizeof why))
         return true;
     char *key = g_strdup_printf("%s.%s", level, suffix);
-    const char *origin = cfg_origin(c, key);
-    g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "%s: %s = '%s': %s",
-                origin && *origin ? origin : "default", key, cfg_str(c, key), why);
+    cfg_blame(c, key, why, err);
     g_free(key);
     return false;
 }
