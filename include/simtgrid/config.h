@@ -15,7 +15,10 @@
 
 #include <glib.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "simtgrid/policy.h"
 
 typedef enum param_type {
     PT_INT,     /* signed 64-bit integer; min/max inclusive */
@@ -64,8 +67,47 @@ const char *cfg_str(const config *c, const char *key);   /* any type, as text */
 /* Whether enum `key` is set to `word`; a word that is not among its choices
  * aborts (a programming error). Enums are read by name, never by position. */
 bool cfg_is(const config *c, const char *key, const char *word);
-int cfg_enum(const config *c, const char *key);          /* index in choices */
 const char *cfg_origin(const config *c, const char *key);
+
+/* The error for a value a block cannot use (the table accepted it, but not
+ * with the other values): "<origin>: <key> = '<value>': <why>", origin being
+ * where the value came from ("m.ini:12", "default"). Returns false. */
+bool cfg_blame(const config *c, const char *key, const char *why, GError **err);
+
+/* ---- parameters bound to struct fields: one reader for every block ------ */
+
+typedef enum param_field {
+    PF_UNSIGNED,   /* unsigned from PT_INT */
+    PF_U64,        /* uint64_t from PT_INT */
+    PF_BOOL,       /* bool from PT_BOOL */
+    PF_DOUBLE,     /* double from PT_FLOAT */
+    PF_ENUM,       /* an int-sized enum from PT_ENUM, by name: names[v] is value v's word */
+    PF_POLICY,     /* const policy * from PT_ENUM, found by `find` (a block's registry) */
+    PF_TEXT,       /* char[size] from any type */
+} param_field;
+
+typedef struct param_bind {
+    const char *key;          /* "dram.tRCD", or "sets" when read with prefix "l1d" */
+    size_t offset;            /* of the field in the block's parameter struct */
+    param_field field;
+    const char *const *names; /* PF_ENUM: NULL-terminated, indexed by value */
+    const policy *(*find)(const char *param, const char *name);  /* PF_POLICY */
+    size_t size;              /* PF_TEXT: the buffer's size */
+} param_bind;
+
+#define PB(type, key, member, kind) {key, offsetof(type, member), kind, NULL, NULL, 0}
+#define PB_ENUM(type, key, member, words) {key, offsetof(type, member), PF_ENUM, words, NULL, 0}
+#define PB_POLICY(type, key, member, finder) {key, offsetof(type, member), PF_POLICY, NULL, finder, 0}
+#define PB_TEXT(type, key, member) \
+    {key, offsetof(type, member), PF_TEXT, NULL, NULL, sizeof(((type *)0)->member)}
+
+/* Fills the `n` bound fields of *dst from `c`, or from the table's defaults
+ * when c is NULL (the one default path). `prefix` ("l1d") is put before
+ * every key, NULL for full keys. Fails (cfg_blame) only for a text too long
+ * for its buffer; a key not in the table, a type mismatch or a word that is
+ * not among `names` is a programming error and aborts. */
+bool params_read(void *dst, const param_bind *b, size_t n, const char *prefix, const config *c,
+                 GError **err);
 
 /* The configuration echo for results: a JSON object of every parameter, in
  * table order, name -> value (numbers, booleans, strings for enum/string). */

@@ -32,6 +32,8 @@
 /* ---- parameters (src/core/params.def) ---------------------------------- */
 
 typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
+/* Two-level group switch: (a) all on long-latency waits, (b) none fetchable. */
+typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 typedef enum core_unit_kind {
     CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH,
     CORE_UNIT_CVT,   /* cvt with a float type; count 0 = they run on the ALU */
@@ -53,7 +55,7 @@ typedef struct core_params {
     unsigned schedulers, issue_width;
     const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
     unsigned fetch_group;
-    bool two_level_nofetch;        /* trigger (b) instead of (a) */
+    core_2lev_trigger two_level_trigger;
     uint64_t two_level_timeout;    /* 0 = off */
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;

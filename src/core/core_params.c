@@ -1,59 +1,58 @@
-/* Reading the core.* parameters into a core_params. */
+/* The core.* parameters bound to the fields of core_params (the one reader,
+ * params_read), and the values resolved from others. */
+#include <string.h>
+
 #include "simtgrid/core.h"
 
-static const char *const unit_key[CORE_UNIT_KINDS] = {"alu", "sfu", "ldst", "smem", "branch", "cvt"};
+static const char *const discipline_names[] = {[CORE_BARREL] = "barrel", [CORE_SCOREBOARD] = "scoreboard", NULL};
+static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
+
+#define U(field) PB(core_params, "core." #field, field, PF_UNSIGNED)
+#define B(field) PB(core_params, "core." #field, field, PF_BOOL)
+/* A functional-unit class: core.<name>_units, _lanes, _latency, _ii. */
+#define UNIT(name, u)                                                          \
+    PB(core_params, "core." #name "_units", unit[u].count, PF_UNSIGNED),       \
+    PB(core_params, "core." #name "_lanes", unit[u].lanes, PF_UNSIGNED),       \
+    PB(core_params, "core." #name "_latency", unit[u].latency, PF_UNSIGNED),   \
+    PB(core_params, "core." #name "_ii", unit[u].ii, PF_UNSIGNED)
+static const param_bind binds[] = {
+    U(warp_size), U(simd_width), U(max_warps), U(max_threads), U(max_ctas), U(regs), U(smem_bytes),
+    B(one_cta_at_a_time), U(cta_launch_latency), U(schedulers), U(issue_width),
+    PB_POLICY(core_params, "core.scheduler", scheduler, core_policy),
+    U(fetch_group),
+    PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),
+    PB(core_params, "core.2lev_timeout", two_level_timeout, PF_U64),
+    PB_ENUM(core_params, "core.discipline", discipline, discipline_names),
+    U(refetch_latency), U(pipeline_depth),
+    PB_POLICY(core_params, "core.reconv", reconv, core_policy),
+    U(mem_pending_per_warp), B(wait_for_stores),
+    UNIT(alu, CORE_UNIT_ALU),
+    UNIT(sfu, CORE_UNIT_SFU),
+    UNIT(ldst, CORE_UNIT_LDST),
+    UNIT(smem, CORE_UNIT_SMEM),
+    UNIT(branch, CORE_UNIT_BRANCH),
+    UNIT(cvt, CORE_UNIT_CVT),
+    U(sfu_sin_latency), U(sfu_ex2_latency), U(sfu_rsqrt_latency),
+    B(units_per_scheduler), U(smem_banks), U(smem_bank_bytes), U(barrier_latency), U(rf_banks),
+};
+#undef U
+#undef B
+#undef UNIT
 
 bool core_params_from_config(const config *c, core_params *p, GError **err)
 {
-    p->warp_size = (unsigned)cfg_int(c, "core.warp_size");
-    p->simd_width = (unsigned)cfg_int(c, "core.simd_width");
-    p->max_warps = (unsigned)cfg_int(c, "core.max_warps");
-    p->max_threads = (unsigned)cfg_int(c, "core.max_threads");
-    p->max_ctas = (unsigned)cfg_int(c, "core.max_ctas");
-    p->regs = (unsigned)cfg_int(c, "core.regs");
-    p->smem_bytes = (unsigned)cfg_int(c, "core.smem_bytes");
-    p->one_cta_at_a_time = cfg_bool(c, "core.one_cta_at_a_time");
-    p->cta_launch_latency = (unsigned)cfg_int(c, "core.cta_launch_latency");
-    p->schedulers = (unsigned)cfg_int(c, "core.schedulers");
-    p->issue_width = (unsigned)cfg_int(c, "core.issue_width");
-    p->scheduler = core_policy("core.scheduler", cfg_str(c, "core.scheduler"));
-    p->fetch_group = (unsigned)cfg_int(c, "core.fetch_group");
-    p->two_level_nofetch = cfg_is(c, "core.2lev_trigger", "nofetch");
-    p->two_level_timeout = (uint64_t)cfg_int(c, "core.2lev_timeout");
-    p->discipline = cfg_is(c, "core.discipline", "scoreboard") ? CORE_SCOREBOARD : CORE_BARREL;
-    p->refetch_latency = (unsigned)cfg_int(c, "core.refetch_latency");
-    p->pipeline_depth = (unsigned)cfg_int(c, "core.pipeline_depth");
-    p->reconv = core_policy("core.reconv", cfg_str(c, "core.reconv"));
-    p->mem_pending_per_warp = (unsigned)cfg_int(c, "core.mem_pending_per_warp");
-    p->wait_for_stores = cfg_bool(c, "core.wait_for_stores");
-    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++) {
-        char key[64];
-        g_snprintf(key, sizeof key, "core.%s_units", unit_key[u]);
-        p->unit[u].count = (unsigned)cfg_int(c, key);
-        g_snprintf(key, sizeof key, "core.%s_lanes", unit_key[u]);
-        p->unit[u].lanes = (unsigned)cfg_int(c, key);
+    memset(p, 0, sizeof *p);
+    params_read(p, binds, G_N_ELEMENTS(binds), NULL, c, NULL);
+    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         if (p->unit[u].lanes == 0)
             p->unit[u].lanes = p->simd_width;
-        g_snprintf(key, sizeof key, "core.%s_latency", unit_key[u]);
-        p->unit[u].latency = (unsigned)cfg_int(c, key);
-        g_snprintf(key, sizeof key, "core.%s_ii", unit_key[u]);
-        p->unit[u].ii = (unsigned)cfg_int(c, key);
-    }
     unsigned sfu = p->unit[CORE_UNIT_SFU].latency;
-    p->sfu_sin_latency = (unsigned)cfg_int(c, "core.sfu_sin_latency");
-    p->sfu_ex2_latency = (unsigned)cfg_int(c, "core.sfu_ex2_latency");
-    p->sfu_rsqrt_latency = (unsigned)cfg_int(c, "core.sfu_rsqrt_latency");
     if (p->sfu_sin_latency == 0)
         p->sfu_sin_latency = sfu;
     if (p->sfu_ex2_latency == 0)
         p->sfu_ex2_latency = sfu;
     if (p->sfu_rsqrt_latency == 0)
         p->sfu_rsqrt_latency = sfu;
-    p->units_per_scheduler = cfg_bool(c, "core.units_per_scheduler");
-    p->smem_banks = (unsigned)cfg_int(c, "core.smem_banks");
-    p->smem_bank_bytes = (unsigned)cfg_int(c, "core.smem_bank_bytes");
-    p->barrier_latency = (unsigned)cfg_int(c, "core.barrier_latency");
-    p->rf_banks = (unsigned)cfg_int(c, "core.rf_banks");
     if (p->one_cta_at_a_time)
         p->max_ctas = 1;
     /* Thread slots are allocated a whole warp at a time. */

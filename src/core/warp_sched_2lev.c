@@ -51,7 +51,7 @@ static void *twolev_create(sched *s, const core_params *p, unsigned slots)
     t->group_last = g_new(int, t->ngroups);
     for (unsigned g = 0; g < t->ngroups; g++)
         t->group_last[g] = -1;
-    t->trigger_nofetch = p->two_level_nofetch;
+    t->trigger_nofetch = p->two_level_trigger == CORE_2LEV_NOFETCH;
     t->timeout = p->two_level_timeout;
     t->pick_cycle = UINT64_MAX;
     return t;

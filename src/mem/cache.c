@@ -27,7 +27,7 @@ cache *cache_new(const cache_params *p)
     c->reserved = calloc(lines, 1);
     c->fetch_warp = calloc(lines, sizeof *c->fetch_warp);
     c->fetch_pc = calloc(lines, sizeof *c->fetch_pc);
-    replace_params rp = {.kind = p->replace, .insert_pos = p->insert_pos,
+    replace_params rp = {.ops = p->replace->ops, .insert_pos = p->insert_pos,
                          .promote_by = p->promote_by, .rrip_bits = p->rrip_bits};
     c->repl = replace_new(&rp, p->sets, p->ways);
     c->mshr = mshr_new(p->mshr_entries, p->mshr_merge);

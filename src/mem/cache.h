@@ -33,7 +33,11 @@
 typedef struct config config;
 typedef struct _GError GError;
 
-/* Enum orders match the choices of the parameters (src/mem/params.def). */
+/* The row of policy `name` for `param` (l1d.replace, l2.index, ...): built-in
+ * (src/mem/registry.def) or registered with policy_register; NULL if none. */
+const policy *mem_policy(const char *param, const char *name);
+
+/* Read by name (cache_params.c), so the order is free. */
 typedef enum cache_alloc_policy { CACHE_ALLOC_ON_MISS = 0, CACHE_ALLOC_ON_FILL } cache_alloc_policy;
 typedef enum cache_write_policy {
     CACHE_WRITE_EVICT = 0,  /* invalidate the written sectors, send the write down */
@@ -48,9 +52,9 @@ typedef enum cache_bypass_policy {
 typedef struct cache_params {
     bool enabled;
     unsigned sets, ways, line_bytes, sector_bytes, hit_latency;
-    set_index_kind index;
+    const policy *index;       /* set_index_ops row (src/mem/registry.def) */
     unsigned index_prime_factor;
-    replace_kind replace;
+    const policy *replace;     /* replace_ops row */
     unsigned insert_pos, promote_by, rrip_bits;
     cache_alloc_policy alloc;
     cache_write_policy write;

@@ -1,6 +1,6 @@
-/* l1d.* and l2.* parameters: defaults read from params.def (so the table
- * `simtgrid params` prints and the struct never disagree), the checks the
- * cache relies on, and reading them from a configuration. */
+/* l1d.* and l2.* parameters bound to the fields of cache_params (defaults
+ * and values through the one reader, params_read), and the checks the cache
+ * relies on. */
 #include <glib.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,82 +9,36 @@
 #include "mem/cache.h"
 #include "simtgrid/config.h"
 
-enum field_kind { FIELD_UINT, FIELD_BOOL, FIELD_ENUM };
+static const char *const alloc_names[] = {[CACHE_ALLOC_ON_MISS] = "on_miss", [CACHE_ALLOC_ON_FILL] = "on_fill", NULL};
+static const char *const write_names[] = {[CACHE_WRITE_EVICT] = "evict", [CACHE_WRITE_THROUGH] = "through",
+                                          [CACHE_WRITE_BACK] = "back", NULL};
+static const char *const bypass_names[] = {[CACHE_BYPASS_NEVER] = "never",
+                                           [CACHE_BYPASS_NO_VICTIM] = "no_victim", NULL};
 
-typedef struct binding {
-    const char *suffix;  /* key after "<level>." */
-    size_t offset;
-    enum field_kind kind;
-} binding;
-
-#define BIND(field, kind) {#field, offsetof(cache_params, field), kind}
-static const binding bindings[] = {
-    BIND(enabled, FIELD_BOOL),         BIND(sets, FIELD_UINT),
-    BIND(ways, FIELD_UINT),            BIND(line_bytes, FIELD_UINT),
-    BIND(sector_bytes, FIELD_UINT),    BIND(hit_latency, FIELD_UINT),
-    BIND(index, FIELD_ENUM),           BIND(index_prime_factor, FIELD_UINT),
-    BIND(replace, FIELD_ENUM),         BIND(insert_pos, FIELD_UINT),
-    BIND(promote_by, FIELD_UINT),      BIND(rrip_bits, FIELD_UINT),
-    BIND(alloc, FIELD_ENUM),           BIND(write, FIELD_ENUM),
-    BIND(mshr_entries, FIELD_UINT),    BIND(mshr_merge, FIELD_UINT),
-    BIND(miss_queue, FIELD_UINT),      BIND(bypass, FIELD_ENUM),
-    BIND(miss_taxonomy, FIELD_BOOL),
+/* Every <level>.* parameter, bound to its field (read with prefix "l1d" or "l2"). */
+#define F(key, kind) PB(cache_params, #key, key, kind)
+static const param_bind binds[] = {
+    F(enabled, PF_BOOL),          F(sets, PF_UNSIGNED),
+    F(ways, PF_UNSIGNED),         F(line_bytes, PF_UNSIGNED),
+    F(sector_bytes, PF_UNSIGNED), F(hit_latency, PF_UNSIGNED),
+    PB_POLICY(cache_params, "index", index, mem_policy),
+    F(index_prime_factor, PF_UNSIGNED),
+    PB_POLICY(cache_params, "replace", replace, mem_policy),
+    F(insert_pos, PF_UNSIGNED),   F(promote_by, PF_UNSIGNED),
+    F(rrip_bits, PF_UNSIGNED),
+    PB_ENUM(cache_params, "alloc", alloc, alloc_names),
+    PB_ENUM(cache_params, "write", write, write_names),
+    F(mshr_entries, PF_UNSIGNED), F(mshr_merge, PF_UNSIGNED),
+    F(miss_queue, PF_UNSIGNED),
+    PB_ENUM(cache_params, "bypass", bypass, bypass_names),
+    F(miss_taxonomy, PF_BOOL),
 };
-#undef BIND
-#define N_BINDINGS (sizeof bindings / sizeof bindings[0])
-
-typedef struct def_row {
-    const char *name, *def, *choices;
-} def_row;
-static const def_row def_rows[] = {
-#define PARAM(name, type, unit, def, min, max, choices, desc) {name, def, choices},
-#include "mem/params.def"
-#undef PARAM
-};
-
-/* Index of `word` in "a|b|c"; 0 when absent (the table checks its defaults). */
-static int choice_index(const char *choices, const char *word)
-{
-    int i = 0;
-    size_t n = strlen(word);
-    for (const char *p = choices; p && *p; i++) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == n && !strncmp(p, word, n))
-            return i;
-        p = bar ? bar + 1 : NULL;
-    }
-    return 0;
-}
-
-static void store_field(cache_params *p, const binding *b, int64_t v)
-{
-    char *field = (char *)p + b->offset;
-    switch (b->kind) {
-    case FIELD_UINT: *(unsigned *)field = (unsigned)v; break;
-    case FIELD_BOOL: *(bool *)field = v != 0; break;
-    case FIELD_ENUM: *(int *)field = (int)v; break;
-    }
-}
+#undef F
 
 void cache_params_default(cache_params *p, const char *level)
 {
     memset(p, 0, sizeof *p);
-    size_t n = strlen(level);
-    for (size_t i = 0; i < sizeof def_rows / sizeof def_rows[0]; i++) {
-        const def_row *r = &def_rows[i];
-        if (strncmp(r->name, level, n) || r->name[n] != '.')
-            continue;
-        for (size_t j = 0; j < N_BINDINGS; j++) {
-            const binding *b = &bindings[j];
-            if (strcmp(r->name + n + 1, b->suffix))
-                continue;
-            int64_t v = b->kind == FIELD_UINT   ? strtoll(r->def, NULL, 10)
-                        : b->kind == FIELD_BOOL ? !strcmp(r->def, "true")
-                                                : choice_index(r->choices, r->def);
-            store_field(p, b, v);
-        }
-    }
+    params_read(p, binds, G_N_ELEMENTS(binds), level, NULL, NULL);
 }
 
 static bool is_pow2(uint64_t v)
@@ -119,18 +73,15 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
         FAIL("ways", "expected 1 to %d ways, got %u", REPLACE_MAX_WAYS, p->ways);
     if (p->sets < 1 || p->sets > 65536)
         FAIL("sets", "expected 1 to 65536 sets, got %u", p->sets);
-    if ((unsigned)p->index >= SET_INDEX_COUNT)
-        FAIL("index", "expected linear, xor, prime, fermi, fup or poly");
-    if (p->index == SET_INDEX_PRIME && p->index_prime_factor < 1)
-        FAIL("index_prime_factor", "expected a displacement factor of at least 1, got %u",
-             p->index_prime_factor);
+    if (!p->index)
+        FAIL("index", "expected a set-index function");
     set_index ix;
     char ix_why[160];
     if (!set_index_init(&ix, p->index, p->sets, p->line_bytes, p->index_prime_factor, ix_why,
                         sizeof ix_why))
-        FAIL("sets", "%s", ix_why);  /* the line size was checked above: the set count is wrong */
-    if ((unsigned)p->replace >= REPLACE_COUNT)
-        FAIL("replace", "expected lru, dip or rrip");
+        FAIL(ix.bad_key ? ix.bad_key : "sets", "%s", ix_why);  /* the line size was checked above */
+    if (!p->replace)
+        FAIL("replace", "expected a replacement policy");
     if (p->insert_pos >= p->ways)
         FAIL("insert_pos", "expected a stack position below ways (%u), got %u", p->ways, p->insert_pos);
     if (p->promote_by >= p->ways)
@@ -156,24 +107,15 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
 
 bool cache_params_from_config(cache_params *p, const config *c, const char *level, GError **err)
 {
-    cache_params_default(p, level);
-    for (size_t i = 0; i < N_BINDINGS; i++) {
-        const binding *b = &bindings[i];
-        char *key = g_strdup_printf("%s.%s", level, b->suffix);
-        int64_t v = b->kind == FIELD_UINT ? cfg_int(c, key)
-                    : b->kind == FIELD_BOOL ? cfg_bool(c, key)
-                                            : cfg_enum(c, key);
-        store_field(p, b, v);
-        g_free(key);
-    }
+    memset(p, 0, sizeof *p);
+    if (!params_read(p, binds, G_N_ELEMENTS(binds), level, c, err))
+        return false;
     const char *suffix = NULL;
     char why[256];
     if (cache_params_check(p, &suffix, why, sizeof why))
         return true;
     char *key = g_strdup_printf("%s.%s", level, suffix);
-    const char *origin = cfg_origin(c, key);
-    g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "%s: %s = '%s': %s",
-                origin && *origin ? origin : "default", key, cfg_str(c, key), why);
+    cfg_blame(c, key, why, err);
     g_free(key);
     return false;
 }

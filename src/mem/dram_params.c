@@ -1,102 +1,42 @@
-/* dram.* parameters: defaults read from params_dram.def (so the table that
- * `simtgrid params` prints and the struct can never disagree), and the
- * checks the controller relies on. */
+/* dram.* parameters bound to the fields of dram_params (defaults and values
+ * through the one reader, params_read), and the checks the controller
+ * relies on. */
 #include "mem/dram_params.h"
+
+#include <glib.h>
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define BIND(field, kind) {"dram." #field, offsetof(dram_params, field), kind}
-const dram_param_binding dram_param_bindings[] = {
-    BIND(channels, DRAM_FIELD_UINT),
-    BIND(banks, DRAM_FIELD_UINT),
-    BIND(bank_groups, DRAM_FIELD_UINT),
-    BIND(row_bytes, DRAM_FIELD_UINT),
-    BIND(bus_bytes, DRAM_FIELD_UINT),
-    BIND(timing, DRAM_FIELD_ENUM),
-    BIND(row_hit_latency, DRAM_FIELD_UINT),
-    BIND(row_conflict_latency, DRAM_FIELD_UINT),
-    BIND(tRCD, DRAM_FIELD_UINT),
-    BIND(tRP, DRAM_FIELD_UINT),
-    BIND(tRAS, DRAM_FIELD_UINT),
-    BIND(tRC, DRAM_FIELD_UINT),
-    BIND(tCL, DRAM_FIELD_UINT),
-    BIND(tWL, DRAM_FIELD_UINT),
-    BIND(tCCD, DRAM_FIELD_UINT),
-    BIND(tCCDL, DRAM_FIELD_UINT),
-    BIND(tRRD, DRAM_FIELD_UINT),
-    BIND(tWTR, DRAM_FIELD_UINT),
-    BIND(tRTW, DRAM_FIELD_UINT),
-    BIND(tWR, DRAM_FIELD_UINT),
-    BIND(burst_length, DRAM_FIELD_UINT),
-    BIND(data_rate, DRAM_FIELD_UINT),
-    BIND(refresh, DRAM_FIELD_BOOL),
-    BIND(tREFI, DRAM_FIELD_UINT),
-    BIND(tRFC, DRAM_FIELD_UINT),
-    BIND(sched, DRAM_FIELD_ENUM),
-    BIND(queue_size, DRAM_FIELD_UINT),
-    BIND(page_policy, DRAM_FIELD_ENUM),
-    BIND(hint_hold_cycles, DRAM_FIELD_UINT),
-    BIND(addr_map, DRAM_FIELD_STRING),
-    BIND(channel_interleave, DRAM_FIELD_UINT),
-};
-#undef BIND
-const size_t dram_param_bindings_len = sizeof dram_param_bindings / sizeof dram_param_bindings[0];
+static const char *const timing_names[] = {[DRAM_TIMING_SIMPLE] = "simple", [DRAM_TIMING_FULL] = "full", NULL};
+static const char *const sched_names[] = {[DRAM_SCHED_FCFS] = "fcfs", [DRAM_SCHED_FRFCFS] = "frfcfs", NULL};
+static const char *const page_names[] = {[DRAM_PAGE_OPEN] = "open", [DRAM_PAGE_CLOSE] = "close", NULL};
 
-/* The rows' names, defaults and enum choices. */
-typedef struct def_row {
-    const char *name, *def, *choices;
-} def_row;
-static const def_row def_rows[] = {
-#define PARAM(name, type, unit, def, min, max, choices, desc) {name, def, choices},
-#include "mem/params_dram.def"
-#undef PARAM
+#define U(field) PB(dram_params, "dram." #field, field, PF_UNSIGNED)
+const param_bind dram_param_binds[] = {
+    U(channels), U(banks), U(bank_groups), U(row_bytes), U(bus_bytes),
+    PB_ENUM(dram_params, "dram.timing", timing, timing_names),
+    U(row_hit_latency), U(row_conflict_latency),
+    U(tRCD), U(tRP), U(tRAS), U(tRC), U(tCL), U(tWL), U(tCCD), U(tCCDL),
+    U(tRRD), U(tWTR), U(tRTW), U(tWR), U(burst_length), U(data_rate),
+    PB(dram_params, "dram.refresh", refresh, PF_BOOL),
+    U(tREFI), U(tRFC),
+    PB_ENUM(dram_params, "dram.sched", sched, sched_names),
+    U(queue_size),
+    PB_ENUM(dram_params, "dram.page_policy", page_policy, page_names),
+    U(hint_hold_cycles),
+    PB_TEXT(dram_params, "dram.addr_map", addr_map),
+    U(channel_interleave),
 };
-
-/* Index of `word` in "a|b|c", or 0 when absent (the .def is checked by the
- * parameter table itself, so absent cannot happen for a valid row). */
-static unsigned choice_index(const char *choices, const char *word)
-{
-    unsigned i = 0;
-    size_t n = strlen(word);
-    for (const char *p = choices; p && *p; i++) {
-        const char *bar = strchr(p, '|');
-        size_t len = bar ? (size_t)(bar - p) : strlen(p);
-        if (len == n && !strncmp(p, word, n))
-            return i;
-        p = bar ? bar + 1 : NULL;
-    }
-    return 0;
-}
+#undef U
+const size_t dram_param_binds_len = G_N_ELEMENTS(dram_param_binds);
 
 void dram_params_default(dram_params *p)
 {
     memset(p, 0, sizeof *p);
-    for (size_t i = 0; i < sizeof def_rows / sizeof def_rows[0]; i++) {
-        const def_row *r = &def_rows[i];
-        for (size_t j = 0; j < dram_param_bindings_len; j++) {
-            const dram_param_binding *b = &dram_param_bindings[j];
-            if (strcmp(b->name, r->name))
-                continue;
-            char *field = (char *)p + b->offset;
-            switch (b->kind) {
-            case DRAM_FIELD_UINT:
-                *(unsigned *)field = (unsigned)strtoul(r->def, NULL, 10);
-                break;
-            case DRAM_FIELD_BOOL:
-                *(bool *)field = !strcmp(r->def, "true");
-                break;
-            case DRAM_FIELD_ENUM:
-                *(int *)field = (int)choice_index(r->choices, r->def);
-                break;
-            case DRAM_FIELD_STRING:
-                snprintf(field, DRAM_ADDR_MAP_MAX, "%s", r->def);
-                break;
-            }
-        }
-    }
+    params_read(p, dram_param_binds, dram_param_binds_len, NULL, NULL, NULL);
 }
 
 static bool is_pow2(uint64_t v)

@@ -9,8 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct config config;
-typedef struct _GError GError;
+#include "simtgrid/config.h"
 
 enum dram_timing_kind { DRAM_TIMING_SIMPLE = 0, DRAM_TIMING_FULL = 1 };
 enum dram_sched_kind { DRAM_SCHED_FCFS = 0, DRAM_SCHED_FRFCFS = 1 };
@@ -54,15 +53,8 @@ static inline unsigned dram_burst_cycles(const dram_params *p)
     return p->burst_length / p->data_rate;
 }
 
-/* Binding of the .def rows to struct fields, for dram_params.c and its test:
- * name, and where the value lives. */
-enum dram_field_kind { DRAM_FIELD_UINT, DRAM_FIELD_BOOL, DRAM_FIELD_ENUM, DRAM_FIELD_STRING };
-typedef struct dram_param_binding {
-    const char *name;
-    size_t offset;
-    enum dram_field_kind kind;
-} dram_param_binding;
-extern const dram_param_binding dram_param_bindings[];
-extern const size_t dram_param_bindings_len;
+/* Every dram.* row bound to its field (for the reader and its test). */
+extern const param_bind dram_param_binds[];
+extern const size_t dram_param_binds_len;
 
 #endif

@@ -103,88 +103,115 @@ unsigned l1d_set_index_poly(uint64_t b, unsigned s, uint32_t poly)
     return (unsigned)b;
 }
 
-bool set_index_init(set_index *ix, set_index_kind kind, unsigned sets, unsigned line_bytes,
+/* ---- the policies: init checks the set count and precomputes, of maps --- */
+
+static bool pow2_sets(set_index *ix, const char *name, unsigned min, char *why, size_t why_len)
+{
+    if (!is_pow2(ix->sets) || ix->sets < min || ix->set_bits > 16) {
+        snprintf(why, why_len, "expected a power-of-two set count from %u to 65536 for index=%s, got %u",
+                 min, name, ix->sets);
+        return false;
+    }
+    return true;
+}
+
+static bool linear_init(set_index *ix, const char *name, char *why, size_t why_len)
+{
+    (void)name;
+    if (ix->sets < 1) {
+        snprintf(why, why_len, "expected at least 1 set, got %u", ix->sets);
+        return false;
+    }
+    return true;
+}
+
+static unsigned linear_of(const set_index *ix, uint64_t b) { return l1d_set_index_linear(b, ix->sets); }
+
+static bool xor_init(set_index *ix, const char *name, char *why, size_t why_len)
+{
+    return pow2_sets(ix, name, 2, why, why_len);
+}
+
+static unsigned xor_of(const set_index *ix, uint64_t b) { return l1d_set_index_xor(b, ix->set_bits); }
+
+static bool prime_init(set_index *ix, const char *name, char *why, size_t why_len)
+{
+    if (!pow2_sets(ix, name, 4, why, why_len))
+        return false;
+    if (ix->pdisp_factor < 1) {
+        ix->bad_key = "index_prime_factor";
+        snprintf(why, why_len, "expected a displacement factor of at least 1, got %u", ix->pdisp_factor);
+        return false;
+    }
+    ix->prime_sets = set_index_prime_below(ix->sets);
+    return true;
+}
+
+static unsigned prime_of(const set_index *ix, uint64_t b)
+{
+    return l1d_set_index_prime(b, ix->sets, ix->prime_sets, ix->set_bits, ix->pdisp_factor);
+}
+
+static bool fermi_init(set_index *ix, const char *name, char *why, size_t why_len)
+{
+    if (ix->sets != 32 && ix->sets != 64) {
+        snprintf(why, why_len, "expected 32 or 64 sets for index=%s, got %u", name, ix->sets);
+        return false;
+    }
+    return true;
+}
+
+static unsigned fermi_of(const set_index *ix, uint64_t b) { return l1d_set_index_fermi(b, ix->sets); }
+
+static bool fup_init(set_index *ix, const char *name, char *why, size_t why_len)
+{
+    if (!pow2_sets(ix, name, 2, why, why_len))
+        return false;
+    unsigned f = SET_INDEX_FUP_FEATURE_BITS > 4 * ix->set_bits ? SET_INDEX_FUP_FEATURE_BITS
+                                                               : 4 * ix->set_bits;
+    ix->fup_s4_bits = f - 3 * ix->set_bits;
+    if (ix->fup_s4_bits > 60 - 3 * ix->set_bits)
+        ix->fup_s4_bits = 60 - 3 * ix->set_bits;
+    ix->prime_sets = ix->sets >= 4 ? set_index_prime_below(ix->sets) : ix->sets;
+    return true;
+}
+
+static unsigned fup_of(const set_index *ix, uint64_t b)
+{
+    return l1d_set_index_fup(b, ix->set_bits, ix->fup_s4_bits, ix->prime_sets);
+}
+
+static bool poly_init(set_index *ix, const char *name, char *why, size_t why_len)
+{
+    if (!pow2_sets(ix, name, 2, why, why_len))
+        return false;
+    ix->poly = set_index_poly_of_degree(ix->set_bits);
+    return true;
+}
+
+static unsigned poly_of(const set_index *ix, uint64_t b) { return l1d_set_index_poly(b, ix->set_bits, ix->poly); }
+
+const set_index_ops set_index_linear_ops = {linear_init, linear_of};
+const set_index_ops set_index_xor_ops = {xor_init, xor_of};
+const set_index_ops set_index_prime_ops = {prime_init, prime_of};
+const set_index_ops set_index_fermi_ops = {fermi_init, fermi_of};
+const set_index_ops set_index_fup_ops = {fup_init, fup_of};
+const set_index_ops set_index_poly_ops = {poly_init, poly_of};
+
+bool set_index_init(set_index *ix, const policy *kind, unsigned sets, unsigned line_bytes,
                     unsigned pdisp_factor, char *why, size_t why_len)
 {
-    *ix = (set_index){.kind = kind, .sets = sets, .pdisp_factor = pdisp_factor};
+    *ix = (set_index){.sets = sets, .pdisp_factor = pdisp_factor};
+    if (!kind) {
+        snprintf(why, why_len, "expected a set-index function");
+        return false;
+    }
+    ix->ops = kind->ops;
     if (!is_pow2(line_bytes)) {
         snprintf(why, why_len, "expected a power-of-two line size, got %u", line_bytes);
         return false;
     }
     ix->line_shift = log2_floor(line_bytes);
     ix->set_bits = log2_floor(sets);
-    switch (kind) {
-    case SET_INDEX_LINEAR:
-        if (sets < 1) {
-            snprintf(why, why_len, "expected at least 1 set, got %u", sets);
-            return false;
-        }
-        return true;
-    case SET_INDEX_XOR:
-    case SET_INDEX_FUP:
-    case SET_INDEX_POLY:
-        if (!is_pow2(sets) || sets < 2 || ix->set_bits > 16) {
-            snprintf(why, why_len, "expected a power-of-two set count from 2 to 65536 for index=%s, got %u",
-                     set_index_name(kind), sets);
-            return false;
-        }
-        if (kind == SET_INDEX_FUP) {
-            unsigned f = SET_INDEX_FUP_FEATURE_BITS > 4 * ix->set_bits ? SET_INDEX_FUP_FEATURE_BITS
-                                                                       : 4 * ix->set_bits;
-            ix->fup_s4_bits = f - 3 * ix->set_bits;
-            if (ix->fup_s4_bits > 60 - 3 * ix->set_bits)
-                ix->fup_s4_bits = 60 - 3 * ix->set_bits;
-            ix->prime_sets = sets >= 4 ? set_index_prime_below(sets) : sets;
-        }
-        if (kind == SET_INDEX_POLY)
-            ix->poly = set_index_poly_of_degree(ix->set_bits);
-        return true;
-    case SET_INDEX_PRIME:
-        if (!is_pow2(sets) || sets < 4 || ix->set_bits > 16) {
-            snprintf(why, why_len, "expected a power-of-two set count from 4 to 65536 for index=prime, got %u",
-                     sets);
-            return false;
-        }
-        if (pdisp_factor < 1) {
-            snprintf(why, why_len, "expected a displacement factor of at least 1, got %u", pdisp_factor);
-            return false;
-        }
-        ix->prime_sets = set_index_prime_below(sets);
-        return true;
-    case SET_INDEX_FERMI:
-        if (sets != 32 && sets != 64) {
-            snprintf(why, why_len, "expected 32 or 64 sets for index=fermi, got %u", sets);
-            return false;
-        }
-        return true;
-    default:
-        snprintf(why, why_len, "expected linear, xor, prime, fermi, fup or poly");
-        return false;
-    }
-}
-
-unsigned set_index_of(const set_index *ix, uint64_t addr)
-{
-    uint64_t b = addr >> ix->line_shift;
-    switch (ix->kind) {
-    case SET_INDEX_XOR:
-        return l1d_set_index_xor(b, ix->set_bits);
-    case SET_INDEX_PRIME:
-        return l1d_set_index_prime(b, ix->sets, ix->prime_sets, ix->set_bits, ix->pdisp_factor);
-    case SET_INDEX_FERMI:
-        return l1d_set_index_fermi(b, ix->sets);
-    case SET_INDEX_FUP:
-        return l1d_set_index_fup(b, ix->set_bits, ix->fup_s4_bits, ix->prime_sets);
-    case SET_INDEX_POLY:
-        return l1d_set_index_poly(b, ix->set_bits, ix->poly);
-    case SET_INDEX_LINEAR:
-    default:
-        return l1d_set_index_linear(b, ix->sets);
-    }
-}
-
-const char *set_index_name(set_index_kind kind)
-{
-    static const char *const names[] = {"linear", "xor", "prime", "fermi", "fup", "poly"};
-    return (unsigned)kind < SET_INDEX_COUNT ? names[kind] : "?";
+    return ix->ops->init(ix, kind->name, why, why_len);
 }

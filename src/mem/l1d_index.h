@@ -12,16 +12,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Order matches the choices of the `.index` parameters: linear|xor|prime|fermi|fup|poly. */
-typedef enum set_index_kind {
-    SET_INDEX_LINEAR = 0, /* CONV: b mod sets (any set count: a prime count is pMOD) */
-    SET_INDEX_XOR,        /* BXOR [González ICS'97]: b[s-1:0] ^ b[2s-1:s] */
-    SET_INDEX_PRIME,      /* pDisp [Kharbutli HPCA'04]: (p*T + x) mod (largest prime < sets) */
-    SET_INDEX_FERMI,      /* GPGPU-Sim's FERMI_HASH_SET_FUNCTION (32 or 64 sets) */
-    SET_INDEX_FUP,        /* full permutation (Wang, DATE'15): two XOR levels over 4 groups */
-    SET_INDEX_POLY,       /* I-Poly: b(x) mod P(x) over GF(2), P irreducible of degree s */
-    SET_INDEX_COUNT
-} set_index_kind;
+#include "simtgrid/policy.h"
+
+/* The functions, registered as l1d.index / l2.index in src/mem/registry.def:
+ *   linear  CONV: b mod sets (any set count: a prime count is pMOD)
+ *   xor     BXOR [Gonzalez ICS'97]: b[s-1:0] ^ b[2s-1:s]
+ *   prime   pDisp [Kharbutli HPCA'04]: (p*T + x) mod (largest prime < sets)
+ *   fermi   GPGPU-Sim's FERMI_HASH_SET_FUNCTION (32 or 64 sets)
+ *   fup     full permutation (Wang, DATE'15): two XOR levels over 4 groups
+ *   poly    I-Poly: b(x) mod P(x) over GF(2), P irreducible of degree s */
+typedef struct set_index set_index;
+typedef struct set_index_ops {
+    /* Checks the set count (and factor) in *ix and precomputes; false with
+     * what was expected in why (`name` is the function's, for the text). */
+    bool (*init)(set_index *ix, const char *name, char *why, size_t why_len);
+    /* The set of block address b. */
+    unsigned (*of)(const set_index *ix, uint64_t b);
+} set_index_ops;
 
 /* Address bits that can vary across a warp's strided accesses: bits 7..34 of
  * a 16 GB device (digest 1.2, "num_feature_bits"); FUP folds this many
@@ -29,8 +36,8 @@ typedef enum set_index_kind {
 #define SET_INDEX_FUP_FEATURE_BITS 28
 
 /* Everything an index function needs, precomputed once per cache. */
-typedef struct set_index {
-    set_index_kind kind;
+struct set_index {
+    const set_index_ops *ops;
     unsigned sets;          /* set count */
     unsigned set_bits;      /* log2(sets) for power-of-two counts */
     unsigned line_shift;    /* log2(line_bytes) */
@@ -38,20 +45,21 @@ typedef struct set_index {
     unsigned pdisp_factor;  /* prime: the displacement p */
     unsigned fup_s4_bits;   /* fup: width of group S4 */
     uint32_t poly;          /* poly: P(x) with its x^s term, e.g. 0x25 = x^5+x^2+1 */
-} set_index;
+    const char *bad_key;    /* after a failed init: the parameter suffix at fault, or NULL (sets) */
+};
 
 /* Checks the combination and precomputes. On failure returns false with
  * "what was expected" in why: xor, fup and poly need a power-of-two set
  * count from 2 to 65536, prime one from 4 to 65536 and a factor of at least
  * 1, fermi 32 or 64 sets, linear any count; line_bytes a power of two. */
-bool set_index_init(set_index *ix, set_index_kind kind, unsigned sets, unsigned line_bytes,
+bool set_index_init(set_index *ix, const policy *kind, unsigned sets, unsigned line_bytes,
                     unsigned pdisp_factor, char *why, size_t why_len);
 
 /* The set of byte address `addr` (any byte of the line). */
-unsigned set_index_of(const set_index *ix, uint64_t addr);
-
-/* Name as in the parameter choices ("linear", ...); "?" for a bad kind. */
-const char *set_index_name(set_index_kind kind);
+static inline unsigned set_index_of(const set_index *ix, uint64_t addr)
+{
+    return ix->ops->of(ix, addr >> ix->line_shift);
+}
 
 /* The individual functions, on block address b with a power-of-two set count
  * 2^s (linear and prime take the counts themselves). Exposed for tests and

@@ -12,17 +12,9 @@ replace *replace_new(const replace_params *p, unsigned sets, unsigned ways)
 {
     if (!sets || !ways || ways > REPLACE_MAX_WAYS)
         return NULL;
-    const replace_ops *ops;
-    switch (p->kind) {
-    case REPLACE_LRU: ops = &replace_lru_ops; break;
-    case REPLACE_DIP: ops = &replace_dip_ops; break;
-    case REPLACE_RRIP:
-        if (p->rrip_bits < 1 || p->rrip_bits > 8)
-            return NULL;
-        ops = &replace_rrip_ops;
-        break;
-    default: return NULL;
-    }
+    const replace_ops *ops = p->ops;
+    if (!ops)
+        return NULL;
     replace *r = calloc(1, sizeof *r);
     if (!r)
         return NULL;
@@ -39,10 +31,13 @@ replace *replace_new(const replace_params *p, unsigned sets, unsigned ways)
     r->psel = r->psel_max / 2;  /* 511: the first policy until leaders disagree */
     unsigned leaders = sets / 2 < DUEL_LEADERS ? sets / 2 : DUEL_LEADERS;
     r->leader_stride = leaders ? sets / leaders : 0;
-    uint8_t init_rrpv = (uint8_t)((1u << p->rrip_bits) - 1);
     for (unsigned s = 0; s < sets; s++)
-        for (unsigned w = 0; w < ways; w++)  /* lru: way w at position w; rrip: all distant */
-            r->pos[s * ways + w] = p->kind == REPLACE_RRIP ? init_rrpv : (uint8_t)w;
+        for (unsigned w = 0; w < ways; w++)  /* way w at position w */
+            r->pos[s * ways + w] = (uint8_t)w;
+    if (ops->init && !ops->init(r)) {
+        replace_free(r);
+        return NULL;
+    }
     return r;
 }
 
@@ -139,7 +134,6 @@ static int lru_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empty
 }
 
 const replace_ops replace_lru_ops = {
-    .name = "lru",
     .insert = lru_insert,
     .hit = lru_hit,
     .invalidate = lru_invalidate,
@@ -163,7 +157,6 @@ static void dip_insert(replace *r, unsigned set, unsigned way, int pos)
 }
 
 const replace_ops replace_dip_ops = {
-    .name = "dip",
     .insert = dip_insert,
     .hit = lru_hit,
     .invalidate = lru_invalidate,

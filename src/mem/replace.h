@@ -23,8 +23,9 @@
  * allowed line nearest LRU whose stack position is >= min_pos (DaCache's
  * constrained replacement: victims only from the thrashing region); -1 when
  * no line qualifies ("every line of the set reserved").
- * A new policy (DaCache's partitioning, SHiP...) adds a replace_ops and a
- * row to the kind enum; docs/cache.md describes the hooks. */
+ * A new policy (DaCache's partitioning, SHiP...) is a replace_ops in its own
+ * file plus one line in src/mem/registry.def; docs/cache.md describes the
+ * hooks. */
 #ifndef SIMTGRID_MEM_REPLACE_H
 #define SIMTGRID_MEM_REPLACE_H
 
@@ -34,11 +35,10 @@
 
 #define REPLACE_MAX_WAYS 64  /* ways are bits of a uint64_t mask */
 
-/* Order matches the choices of the `.replace` parameters: lru|dip|rrip. */
-typedef enum replace_kind { REPLACE_LRU = 0, REPLACE_DIP, REPLACE_RRIP, REPLACE_COUNT } replace_kind;
+typedef struct replace_ops replace_ops;
 
 typedef struct replace_params {
-    replace_kind kind;
+    const replace_ops *ops;   /* the policy: l1d.replace / l2.replace in src/mem/registry.def */
     unsigned insert_pos;  /* lru/dip: default stack position of a new line (clamped to ways-1) */
     unsigned promote_by;  /* lru/dip: positions a hit moves toward MRU; 0 = to MRU */
     unsigned rrip_bits;   /* rrip: prediction width M (1..8) */
@@ -46,8 +46,10 @@ typedef struct replace_params {
 
 typedef struct replace replace;
 
-typedef struct replace_ops {
-    const char *name;
+struct replace_ops {
+    /* Checks the parameters and sets every line's initial position (NULL:
+     * way w at stack position w). False rejects the parameters. */
+    bool (*init)(replace *r);
     /* Line `way` was just allocated; pos >= 0 is a per-access position hint. */
     void (*insert)(replace *r, unsigned set, unsigned way, int pos);
     void (*hit)(replace *r, unsigned set, unsigned way);
@@ -56,7 +58,7 @@ typedef struct replace_ops {
     int (*victim)(replace *r, unsigned set, uint64_t allowed, uint64_t empty, unsigned min_pos);
     /* A miss in `set` (set dueling counts leader-set misses); may be NULL. */
     void (*miss)(replace *r, unsigned set);
-} replace_ops;
+};
 
 struct replace {
     const replace_ops *ops;
@@ -68,8 +70,8 @@ struct replace {
     unsigned bimodal_count;  /* insertions by the bimodal policy, for its 1-in-32 */
 };
 
-/* NULL when ways is 0 or above REPLACE_MAX_WAYS, sets is 0, the kind is
- * unknown, or rrip_bits is outside 1..8. */
+/* NULL when ways is 0 or above REPLACE_MAX_WAYS, sets is 0, there is no
+ * policy, or the policy rejects the parameters (rrip: rrip_bits outside 1..8). */
 replace *replace_new(const replace_params *p, unsigned sets, unsigned ways);
 void replace_free(replace *r);
 
@@ -109,7 +111,5 @@ bool replace_uses_second(const replace *r, unsigned set);
 /* The 1-in-32 of the bimodal policies: true for insertions 31, 63, ... */
 bool replace_bimodal_tick(replace *r);
 void replace_duel_miss(replace *r, unsigned set);
-
-extern const replace_ops replace_lru_ops, replace_dip_ops, replace_rrip_ops;
 
 #endif

@@ -52,8 +52,19 @@ static int rrip_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empt
     }
 }
 
+/* Every line starts distant (RRPV 2^M-1). */
+static bool rrip_init(replace *r)
+{
+    if (r->p.rrip_bits < 1 || r->p.rrip_bits > 8)
+        return false;
+    uint8_t distant = (uint8_t)((1u << r->p.rrip_bits) - 1);
+    for (size_t i = 0; i < (size_t)r->sets * r->ways; i++)
+        r->pos[i] = distant;
+    return true;
+}
+
 const replace_ops replace_rrip_ops = {
-    .name = "rrip",
+    .init = rrip_init,
     .insert = rrip_insert,
     .hit = rrip_hit,
     .invalidate = rrip_invalidate,

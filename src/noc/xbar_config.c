@@ -3,15 +3,21 @@
 #include "simtgrid/config.h"
 #include "simtgrid/xbar.h"
 
+static const char *const arbiter_names[] = {[XBAR_RR] = "rr", [XBAR_ISLIP] = "islip", [XBAR_PIM] = "pim", NULL};
+
+static const param_bind binds[] = {
+    PB(xbar_params, "icnt.flit_bytes", flit_bytes, PF_UNSIGNED),
+    PB(xbar_params, "icnt.flits_per_cycle", flits_per_cycle, PF_UNSIGNED),
+    PB(xbar_params, "icnt.header_bytes", header_bytes, PF_UNSIGNED),
+    PB(xbar_params, "icnt.latency", latency, PF_UNSIGNED),
+    PB(xbar_params, "icnt.input_buffer", input_buffer, PF_UNSIGNED),
+    PB(xbar_params, "icnt.output_buffer", output_buffer, PF_UNSIGNED),
+    PB_ENUM(xbar_params, "icnt.arbiter", arbiter, arbiter_names),
+    PB(xbar_params, "icnt.iterations", iterations, PF_UNSIGNED),
+    PB(xbar_params, "sim.seed", seed, PF_U64),
+};
+
 void xbar_params_from_config(xbar_params *p, const config *c)
 {
-    p->flit_bytes = (unsigned)cfg_int(c, "icnt.flit_bytes");
-    p->flits_per_cycle = (unsigned)cfg_int(c, "icnt.flits_per_cycle");
-    p->header_bytes = (unsigned)cfg_int(c, "icnt.header_bytes");
-    p->latency = (unsigned)cfg_int(c, "icnt.latency");
-    p->input_buffer = (unsigned)cfg_int(c, "icnt.input_buffer");
-    p->output_buffer = (unsigned)cfg_int(c, "icnt.output_buffer");
-    p->arbiter = (enum xbar_arbiter)cfg_enum(c, "icnt.arbiter");
-    p->iterations = (unsigned)cfg_int(c, "icnt.iterations");
-    p->seed = (uint64_t)cfg_int(c, "sim.seed");
+    params_read(p, binds, G_N_ELEMENTS(binds), NULL, c, NULL);
 }

@@ -117,11 +117,6 @@ bool cfg_bool(const config *c, const char *key)
     return c->vals[lookup(key, PT_BOOL, "cfg_bool")].b;
 }
 
-int cfg_enum(const config *c, const char *key)
-{
-    return c->vals[lookup(key, PT_ENUM, "cfg_enum")].e;
-}
-
 bool cfg_is(const config *c, const char *key, const char *word)
 {
     int i = lookup(key, PT_ENUM, "cfg_is");

@@ -9,6 +9,7 @@
 
 /* Policy registries: their lists make the choices of policy parameters. */
 #include "core/registry.def"
+#include "mem/registry.def"
 
 const param_def param_table[] = {
 #define PARAM(name, type, unit, def, min, max, choices, desc) \

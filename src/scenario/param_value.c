@@ -108,8 +108,16 @@ static char *range_text(const param_def *p)
 
 char *param_parse(const param_def *p, const char *text, param_value *v, char **canon)
 {
-    char *t = g_strstrip(g_strdup(text ? text : ""));
+    char *t = g_strdup(text ? text : "");
     char *msg = NULL, *out = NULL;
+    size_t len = strlen(t);
+    /* "lrr " is not "lrr": a blank around a value is refused, not trimmed
+     * (a PT_STRING may hold blanks inside). */
+    if (len && (g_ascii_isspace(t[0]) || g_ascii_isspace(t[len - 1]))) {
+        msg = g_strdup_printf("expected a value without blanks around it, got '%s'", t);
+        g_free(t);
+        return msg;
+    }
     switch (p->type) {
     case PT_INT: {
         bool overflow;

@@ -94,12 +94,14 @@ static bool apply_sets(scenario *s, const kf_doc *d, char *const *sets, GError *
     for (unsigned i = 0; sets && sets[i]; i++) {
         const char *eq = strchr(sets[i], '=');
         char *key = eq ? g_strstrip(g_strndup(sets[i], (size_t)(eq - sets[i]))) : NULL;
+        char *value = eq ? g_strdup(eq + 1) : NULL;   /* "KEY = VALUE": blanks around '=' are layout */
         bool ok;
         if (!key || !*key)
             ok = input_error(err, "--set '%s': expected KEY=VALUE", sets[i]);
         else
-            ok = config_set_at(s->cfg, key, eq + 1, "--set", "--set", err);
+            ok = config_set_at(s->cfg, key, g_strstrip(value), "--set", "--set", err);
         g_free(key);
+        g_free(value);
         if (!ok)
             return false;
     }

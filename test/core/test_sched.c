@@ -29,7 +29,7 @@ static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool 
         r->slot[i] = i;
     }
     r->v = (sched_view){r->status, r->age, r->slot};
-    core_params p = {.fetch_group = G, .two_level_nofetch = nofetch, .two_level_timeout = timeout};
+    core_params p = {.fetch_group = G, .two_level_trigger = nofetch ? CORE_2LEV_NOFETCH : CORE_2LEV_LONGLAT, .two_level_timeout = timeout};
     sched_init(&r->s, ops, N, n, &p);
     r->st = stats_new();
     sched_register_stats(&r->s, r->st, "q");

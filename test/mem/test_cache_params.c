@@ -22,8 +22,8 @@ Test(cache_params, l1d_defaults_are_the_fermi_l1)
     cr_expect_eq(p.miss_queue, 8);
     cr_expect_eq(p.write, CACHE_WRITE_EVICT);
     cr_expect_eq(p.alloc, CACHE_ALLOC_ON_MISS);
-    cr_expect_eq(p.index, SET_INDEX_FERMI);
-    cr_expect_eq(p.replace, REPLACE_LRU);
+    cr_expect_str_eq(p.index->name, "fermi");
+    cr_expect_str_eq(p.replace->name, "lru");
     cr_expect_eq(p.bypass, CACHE_BYPASS_NEVER);
     cr_expect(p.miss_taxonomy);
     cr_expect(cache_params_check(&p, NULL, NULL, 0));
@@ -43,7 +43,7 @@ Test(cache_params, l2_defaults_are_a_fermi_slice)
     cr_expect_eq(p.mshr_merge, 4);
     cr_expect_eq(p.miss_queue, 4);
     cr_expect_eq(p.hit_latency, 120);
-    cr_expect_eq(p.index, SET_INDEX_LINEAR);
+    cr_expect_str_eq(p.index->name, "linear");
     cr_expect_not(p.miss_taxonomy);
     cr_expect(cache_params_check(&p, NULL, NULL, 0));
 }
@@ -74,11 +74,11 @@ Test(cache_params, every_check)
     EXPECT_BAD(p.ways = 65, "ways", "got 65");
     EXPECT_BAD(p.sets = 0, "sets", "expected 1 to 65536 sets, got 0");
     EXPECT_BAD(p.sets = 16, "sets", "expected 32 or 64 sets for index=fermi, got 16");
-    EXPECT_BAD((p.index = SET_INDEX_XOR, p.sets = 48), "sets", "index=xor, got 48");
-    EXPECT_BAD((p.index = SET_INDEX_PRIME, p.index_prime_factor = 0), "index_prime_factor",
+    EXPECT_BAD((p.index = mem_policy("l1d.index", "xor"), p.sets = 48), "sets", "index=xor, got 48");
+    EXPECT_BAD((p.index = mem_policy("l1d.index", "prime"), p.index_prime_factor = 0), "index_prime_factor",
                "displacement factor of at least 1, got 0");
-    EXPECT_BAD(p.index = (set_index_kind)9, "index", "expected linear, xor, prime, fermi, fup or poly");
-    EXPECT_BAD(p.replace = (replace_kind)9, "replace", "expected lru, dip or rrip");
+    EXPECT_BAD(p.index = NULL, "index", "expected a set-index function");
+    EXPECT_BAD(p.replace = NULL, "replace", "expected a replacement policy");
     EXPECT_BAD(p.insert_pos = 8, "insert_pos", "below ways (8), got 8");
     EXPECT_BAD(p.promote_by = 8, "promote_by", "fewer positions than ways (8), got 8");
     EXPECT_BAD(p.rrip_bits = 0, "rrip_bits", "expected 1 to 8 bits, got 0");
@@ -95,7 +95,7 @@ Test(cache_params, linear_index_takes_any_set_count)
     /* pMOD: a prime number of sets with the linear (modulo) index. */
     cache_params p;
     cache_params_default(&p, "l1d");
-    p.index = SET_INDEX_LINEAR;
+    p.index = mem_policy("l1d.index", "linear");
     p.sets = 31;
     cr_expect(cache_params_check(&p, NULL, NULL, 0));
     cache *c = new_cache(&p);
@@ -115,7 +115,7 @@ Test(cache_params, from_config)
     cr_assert(config_set(cfg, "l1d.replace", "rrip", "m.ini:3", &err));
     cr_assert(cache_params_from_config(&p, cfg, "l1d", &err));
     cr_expect_eq(p.alloc, CACHE_ALLOC_ON_FILL);
-    cr_expect_eq(p.replace, REPLACE_RRIP);
+    cr_expect_str_eq(p.replace->name, "rrip");
     cr_assert(cache_params_from_config(&p, cfg, "l2", &err));
     cr_expect_eq(p.write, CACHE_WRITE_THROUGH);
     /* 48 sets with the default Fermi hash: refused, naming origin and key. */

@@ -5,7 +5,13 @@
  * end, the counters add up, and a second run is bit-identical. */
 #include <string.h>
 
+#include "mem/registry.def"
 #include "test_cache_util.h"
+
+/* Every registered policy, by name (src/mem/registry.def). */
+#define NAME_OF(name, ops, desc) name,
+static const char *const indexes[] = {MEM_SET_INDEXES(NAME_OF)};
+static const char *const replacers[] = {MEM_REPLACERS(NAME_OF)};
 
 #define OPS 2000
 #define MAX_INFLIGHT 64
@@ -109,14 +115,14 @@ static run_out run(const cache_params *p, uint64_t seed)
 Test(cache_random, every_policy_combination)
 {
     unsigned combos = 0;
-    for (unsigned ix = 0; ix < SET_INDEX_COUNT; ix++)
-        for (unsigned rp = 0; rp < REPLACE_COUNT; rp++)
+    for (unsigned ix = 0; ix < G_N_ELEMENTS(indexes); ix++)
+        for (unsigned rp = 0; rp < G_N_ELEMENTS(replacers); rp++)
             for (unsigned al = 0; al < 2; al++)
                 for (unsigned wr = 0; wr < 3; wr++)
                     for (unsigned sec = 0; sec < 2; sec++) {
                         cache_params p = small_params(32, 4);
-                        p.index = (set_index_kind)ix;
-                        p.replace = (replace_kind)rp;
+                        p.index = mem_policy("l1d.index", indexes[ix]);
+                        p.replace = mem_policy("l1d.replace", replacers[rp]);
                         p.alloc = (cache_alloc_policy)al;
                         p.write = (cache_write_policy)wr;
                         p.sector_bytes = sec ? 32 : 128;
@@ -124,7 +130,7 @@ Test(cache_random, every_policy_combination)
                         p.mshr_merge = 3;
                         p.miss_queue = 4;
                         p.bypass = (ix + rp) % 2 ? CACHE_BYPASS_NO_VICTIM : CACHE_BYPASS_NEVER;
-                        p.promote_by = rp == REPLACE_LRU ? 1 : 0;
+                        p.promote_by = !strcmp(replacers[rp], "lru") ? 1 : 0;
                         uint64_t seed = 0x9E3779B97F4A7C15ull + combos;
                         run_out a = run(&p, seed), b = run(&p, seed);
                         cr_assert_eq(a.checksum, b.checksum, "combo %u not deterministic", combos);

@@ -14,7 +14,7 @@ static inline cache_params small_params(unsigned sets, unsigned ways)
 {
     cache_params p;
     cache_params_default(&p, "l1d");
-    p.index = SET_INDEX_LINEAR;
+    p.index = mem_policy("l1d.index", "linear");
     p.sets = sets;
     p.ways = ways;
     p.line_bytes = 128;

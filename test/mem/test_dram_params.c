@@ -61,11 +61,11 @@ Test(dram_params, every_def_row_is_bound_and_every_binding_has_a_row)
 #undef PARAM
     };
     size_t n = sizeof names / sizeof names[0];
-    cr_assert_eq(n, dram_param_bindings_len);
+    cr_assert_eq(n, dram_param_binds_len);
     for (size_t i = 0; i < n; i++) {
         bool found = false;
-        for (size_t j = 0; j < dram_param_bindings_len; j++)
-            found |= !strcmp(names[i], dram_param_bindings[j].name);
+        for (size_t j = 0; j < dram_param_binds_len; j++)
+            found |= !strcmp(names[i], dram_param_binds[j].key);
         cr_assert(found, "%s has no binding", names[i]);
     }
 }

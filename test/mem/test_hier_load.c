@@ -253,7 +253,7 @@ Test(hier_load, soak_under_overload_answers_everything)
     r.l1.miss_queue = 2;
     r.l1.sets = 4;
     r.l1.ways = 2;
-    r.l1.index = SET_INDEX_LINEAR;
+    r.l1.index = mem_policy("l1d.index", "linear");
     r.l2.mshr_entries = 2;
     r.l2.mshr_merge = 1;
     r.l2.miss_queue = 2;

@@ -5,17 +5,18 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "mem/cache.h"
 #include "mem/l1d_index.h"
 
 #define BASE 0x80000000ull
 #define KB 1024ull
 #define MB (1024ull * KB)
 
-static set_index make(set_index_kind kind, unsigned sets)
+static set_index make(const char *kind, unsigned sets)
 {
     set_index ix;
     char why[160];
-    cr_assert(set_index_init(&ix, kind, sets, 128, 9, why, sizeof why), "%s", why);
+    cr_assert(set_index_init(&ix, mem_policy("l1d.index", kind), sets, 128, 9, why, sizeof why), "%s", why);
     return ix;
 }
 
@@ -42,19 +43,19 @@ static const uint64_t strides[] = {128,     256,     512,      1 * KB,   2 * KB,
                                    512 * KB, 1 * MB, 4 * MB,   16 * MB};
 #define NSTRIDES (sizeof strides / sizeof strides[0])
 
-static void expect_iwc(set_index_kind kind, const unsigned *iwc)
+static void expect_iwc(const char *kind, const unsigned *iwc)
 {
     set_index ix = make(kind, 32);
     for (unsigned i = 0; i < NSTRIDES; i++)
         cr_expect_eq(sets_touched(&ix, strides[i]), 32 / iwc[i], "%s stride %llu: IWC %u expected",
-                     set_index_name(kind), (unsigned long long)strides[i], iwc[i]);
+                     kind, (unsigned long long)strides[i], iwc[i]);
 }
 
 Test(index, conv_iwc_vectors)
 {
     /* CONV = addr[11:7]: a 2^k-block stride leaves 5-k index bits varying. */
     static const unsigned iwc[] = {1, 2, 4, 8, 16, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32, 32};
-    expect_iwc(SET_INDEX_LINEAR, iwc);
+    expect_iwc("linear", iwc);
 }
 
 Test(index, bxor_iwc_vectors)
@@ -62,7 +63,7 @@ Test(index, bxor_iwc_vectors)
     /* BXOR = addr[11:7] ^ addr[16:12]: ideal while the varying bits stay in
      * addr[16:7] (stride <= 4 KB), then 2, 4, ... sets lost per doubling. */
     static const unsigned iwc[] = {1, 1, 1, 1, 1, 1, 2, 4, 8, 16, 32, 32, 32, 32, 32, 32};
-    expect_iwc(SET_INDEX_XOR, iwc);
+    expect_iwc("xor", iwc);
 }
 
 Test(index, fermi_iwc_vectors)
@@ -71,7 +72,7 @@ Test(index, fermi_iwc_vectors)
      * which bits 13,14,15 reach the set: 8 sets, IWC 4; 32 KB (ATAX): 8 of
      * 32 sets, IWC 4, as the thesis says. */
     static const unsigned iwc[] = {1, 2, 2, 2, 2, 4, 2, 4, 4, 8, 8, 16, 16, 32, 32, 32};
-    expect_iwc(SET_INDEX_FERMI, iwc);
+    expect_iwc("fermi", iwc);
 }
 
 Test(index, fup_iwc_vectors)
@@ -83,7 +84,7 @@ Test(index, fup_iwc_vectors)
      * 4 MB: S4 = 512 + i, mod 31 = (16 + i) mod 31: i = 0 and 31 collide, 31 sets.
      * 16 MB: S4 = 512 + 4i, mod 31 = (16 + 4i) mod 31; 4 is invertible mod
      * 31, so again only i = 0 and 31 collide: 31 sets (IWC 1.03 <= 1.1). */
-    set_index ix = make(SET_INDEX_FUP, 32);
+    set_index ix = make("fup", 32);
     for (unsigned i = 0; i < 14; i++)
         cr_expect_eq(sets_touched(&ix, strides[i]), 32, "stride %llu",
                      (unsigned long long)strides[i]);
@@ -100,7 +101,7 @@ Test(index, prime_displacement_iwc)
     /* pDisp uses 31 of 32 sets, so its best is IWC 32/31 (digest: "inherent
      * IWC of 32/31"). 128 B: x = i, T constant: (c + i) mod 31 repeats once.
      * 4 KB: x = 0, T = 2^19 + i: 9i mod 31 repeats once (9 invertible mod 31). */
-    set_index ix = make(SET_INDEX_PRIME, 32);
+    set_index ix = make("prime", 32);
     cr_expect_eq(ix.prime_sets, 31);
     cr_expect_eq(sets_touched(&ix, 128), 31);
     cr_expect_eq(sets_touched(&ix, 4 * KB), 31);
@@ -115,7 +116,7 @@ Test(index, poly_spreads_power_of_two_strides)
      * k <= 19 the 32 block addresses are base XOR i*x^k, and i(x)*x^k mod P
      * is a bijection of the 32 residues (P irreducible, x invertible): every
      * stride from 128 B to 64 MB touches all 32 sets. */
-    set_index ix = make(SET_INDEX_POLY, 32);
+    set_index ix = make("poly", 32);
     for (unsigned i = 0; i < NSTRIDES; i++)
         cr_expect_eq(sets_touched(&ix, strides[i]), 32, "stride %llu",
                      (unsigned long long)strides[i]);
@@ -128,9 +129,9 @@ Test(index, single_addresses_by_hand)
      * S1 = b[4:0] = 15, S2 = b[9:5] = 22, S3 = b[14:10] = 2,
      * S4 = b[27:15] = 0x48D = 1165, 1165 mod 31 = 18 (31*37 = 1147). */
     uint64_t a = 0x123456780ull;
-    set_index lin = make(SET_INDEX_LINEAR, 32), bx = make(SET_INDEX_XOR, 32);
-    set_index pd = make(SET_INDEX_PRIME, 32), fe = make(SET_INDEX_FERMI, 32);
-    set_index fe64 = make(SET_INDEX_FERMI, 64), fup = make(SET_INDEX_FUP, 32);
+    set_index lin = make("linear", 32), bx = make("xor", 32);
+    set_index pd = make("prime", 32), fe = make("fermi", 32);
+    set_index fe64 = make("fermi", 64), fup = make("fup", 32);
     cr_expect_eq(set_index_of(&lin, a), 15);
     cr_expect_eq(set_index_of(&bx, a), 15 ^ 22);            /* 25 */
     /* T = b >> 5 = 0x123456 = 1193046 = 31*38485 + 11: (9*11 + 15) mod 31 = 114 mod 31 = 21 */
@@ -142,7 +143,7 @@ Test(index, single_addresses_by_hand)
     cr_expect_eq(set_index_of(&fup, a), (15 ^ 22) ^ (2 ^ 18));  /* 25 ^ 16 = 9 */
     cr_expect_eq(set_index_of(&fup, a), 9);
     /* Linear with a non-power-of-two count is a modulo (pMOD with 31 sets). */
-    set_index pmod = make(SET_INDEX_LINEAR, 31);
+    set_index pmod = make("linear", 31);
     cr_expect_eq(set_index_of(&pmod, 31 * 128), 0);
     cr_expect_eq(set_index_of(&pmod, 40 * 128), 9);
 }
@@ -203,33 +204,34 @@ Test(index, other_line_sizes_use_block_address)
     /* 64-B lines: block address b = addr >> 6, so addr 64*37 is block 37: linear 37 mod 32 = 5. */
     set_index ix;
     char why[160];
-    cr_assert(set_index_init(&ix, SET_INDEX_LINEAR, 32, 64, 9, why, sizeof why));
+    cr_assert(set_index_init(&ix, mem_policy("l1d.index", "linear"), 32, 64, 9, why, sizeof why));
     cr_expect_eq(set_index_of(&ix, 64 * 37 + 63), 5);
-    cr_assert(set_index_init(&ix, SET_INDEX_XOR, 16, 64, 9, why, sizeof why));
+    cr_assert(set_index_init(&ix, mem_policy("l1d.index", "xor"), 16, 64, 9, why, sizeof why));
     /* 16 sets: b[3:0] ^ b[7:4]; block 0x5A -> 0xA ^ 0x5 = 0xF */
     cr_expect_eq(set_index_of(&ix, 0x5Aull * 64), 0xF);
 }
 
-static void expect_init_error(set_index_kind kind, unsigned sets, unsigned line, unsigned factor,
+static void expect_init_error(const char *kind, unsigned sets, unsigned line, unsigned factor,
                               const char *want)
 {
     set_index ix;
     char why[160] = "";
-    cr_expect_not(set_index_init(&ix, kind, sets, line, factor, why, sizeof why));
+    cr_expect_not(set_index_init(&ix, mem_policy("l1d.index", kind), sets, line, factor, why, sizeof why));
     cr_expect(strstr(why, want), "got '%s', wanted '%s'", why, want);
 }
 
 Test(index, init_errors)
 {
-    expect_init_error(SET_INDEX_FERMI, 16, 128, 9, "expected 32 or 64 sets for index=fermi, got 16");
-    expect_init_error(SET_INDEX_XOR, 48, 128, 9, "power-of-two set count from 2 to 65536 for index=xor, got 48");
-    expect_init_error(SET_INDEX_FUP, 1, 128, 9, "index=fup, got 1");
-    expect_init_error(SET_INDEX_POLY, 1u << 17, 128, 9, "index=poly, got 131072");
-    expect_init_error(SET_INDEX_PRIME, 2, 128, 9, "from 4 to 65536 for index=prime, got 2");
-    expect_init_error(SET_INDEX_PRIME, 32, 128, 0, "displacement factor of at least 1, got 0");
-    expect_init_error(SET_INDEX_LINEAR, 0, 128, 9, "at least 1 set, got 0");
-    expect_init_error(SET_INDEX_LINEAR, 32, 100, 9, "power-of-two line size, got 100");
-    expect_init_error((set_index_kind)42, 32, 128, 9, "expected linear, xor, prime, fermi, fup or poly");
-    cr_expect_str_eq(set_index_name((set_index_kind)42), "?");
-    cr_expect_str_eq(set_index_name(SET_INDEX_FUP), "fup");
+    expect_init_error("fermi", 16, 128, 9, "expected 32 or 64 sets for index=fermi, got 16");
+    expect_init_error("xor", 48, 128, 9, "power-of-two set count from 2 to 65536 for index=xor, got 48");
+    expect_init_error("fup", 1, 128, 9, "index=fup, got 1");
+    expect_init_error("poly", 1u << 17, 128, 9, "index=poly, got 131072");
+    expect_init_error("prime", 2, 128, 9, "from 4 to 65536 for index=prime, got 2");
+    expect_init_error("prime", 32, 128, 0, "displacement factor of at least 1, got 0");
+    expect_init_error("linear", 0, 128, 9, "at least 1 set, got 0");
+    expect_init_error("linear", 32, 100, 9, "power-of-two line size, got 100");
+    set_index ix;
+    char why[160] = "";
+    cr_expect_not(set_index_init(&ix, mem_policy("l1d.index", "nope"), 32, 128, 9, why, sizeof why));
+    cr_expect_str_eq(why, "expected a set-index function");
 }

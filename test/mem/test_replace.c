@@ -3,11 +3,15 @@
  * floor), DIP set dueling, DRRIP. Stacks start with way w at position w. */
 #include <criterion/criterion.h>
 
+#include "mem/cache.h"
 #include "mem/replace.h"
+
+/* The registered policy `name` (src/mem/registry.def). */
+#define RP(name) ((const replace_ops *)mem_policy("l1d.replace", name)->ops)
 
 static replace *lru(unsigned ways, unsigned insert_pos, unsigned promote_by)
 {
-    replace_params p = {.kind = REPLACE_LRU, .insert_pos = insert_pos, .promote_by = promote_by,
+    replace_params p = {.ops = RP("lru"), .insert_pos = insert_pos, .promote_by = promote_by,
                         .rrip_bits = 3};
     replace *r = replace_new(&p, 1, ways);
     cr_assert(r);
@@ -91,7 +95,7 @@ Test(replace, dip_set_dueling)
     /* 32 sets: 4 leaders per policy, stride 8: sets 0,8,16,24 lead LRU
      * insertion, 1,9,17,25 lead BIP; others follow. PSEL starts at 511 (of
      * 1023): followers insert like LRU (MRU position). */
-    replace_params p = {.kind = REPLACE_DIP, .insert_pos = 0, .rrip_bits = 3};
+    replace_params p = {.ops = RP("dip"), .insert_pos = 0, .rrip_bits = 3};
     replace *r = replace_new(&p, 32, 4);
     cr_assert(r);
     cr_expect_eq(replace_leader_kind(r, 0), 1);
@@ -131,7 +135,7 @@ Test(replace, rrip_insert_hit_victim)
     /* 2-bit DRRIP (max 3), 32 sets x 4 ways; set 2 is a follower (SRRIP at
      * PSEL 511): insertion at 2. Fill ways 0..3 (2 each), hit way 1 (-> 1).
      * Victim: nobody at 3, so the set ages: 3,2,3,3 -> lowest way at 3 = 0. */
-    replace_params p = {.kind = REPLACE_RRIP, .rrip_bits = 2};
+    replace_params p = {.ops = RP("rrip"), .rrip_bits = 2};
     replace *r = replace_new(&p, 32, 4);
     cr_assert(r);
     for (unsigned w = 0; w < 4; w++)
@@ -159,20 +163,20 @@ Test(replace, rrip_insert_hit_victim)
 
 Test(replace, new_refuses_bad_shapes)
 {
-    replace_params p = {.kind = REPLACE_LRU, .rrip_bits = 3};
+    replace_params p = {.ops = RP("lru"), .rrip_bits = 3};
     cr_expect_null(replace_new(&p, 1, 0));
     cr_expect_null(replace_new(&p, 1, 65));
     cr_expect_null(replace_new(&p, 0, 4));
-    p.kind = REPLACE_RRIP;
+    p.ops = RP("rrip");
     p.rrip_bits = 0;
     cr_expect_null(replace_new(&p, 1, 4));
     p.rrip_bits = 9;
     cr_expect_null(replace_new(&p, 1, 4));
-    p.kind = (replace_kind)7;
+    p.ops = NULL;
     p.rrip_bits = 3;
     cr_expect_null(replace_new(&p, 1, 4));
     /* 64 ways is the widest mask. */
-    p.kind = REPLACE_LRU;
+    p.ops = RP("lru");
     replace *r = replace_new(&p, 1, 64);
     cr_assert(r);
     cr_expect_eq(replace_victim(r, 0, UINT64_MAX, 0, 0), 63);

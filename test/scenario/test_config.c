@@ -13,7 +13,7 @@ Test(config, defaults_from_table)
     cr_assert_eq(cfg_float(c, "clock.core_mhz"), 1000.0);
     cr_assert_eq(cfg_int(c, "sim.seed"), 1);
     cr_assert_eq(cfg_int(c, "sim.max_cycles"), 0);
-    cr_assert_eq(cfg_enum(c, "sim.on_limit"), 0);   /* "stop" is choice 0 */
+    cr_assert(cfg_is(c, "sim.on_limit", "stop"));
     cr_assert_not(cfg_bool(c, "sim.verbose"));
     cr_assert_str_eq(cfg_origin(c, "clock.core_mhz"), "default");
     cr_assert_str_eq(cfg_str(c, "clock.core_mhz"), "1000");
@@ -33,7 +33,8 @@ Test(config, set_each_type)
     cr_assert_null(err);
     cr_assert_eq(cfg_float(c, "clock.core_mhz"), 1500.5);
     cr_assert_eq(cfg_int(c, "sim.seed"), 16);
-    cr_assert_eq(cfg_enum(c, "sim.on_limit"), 1);
+    cr_assert(cfg_is(c, "sim.on_limit", "fail"));
+    cr_assert_not(cfg_is(c, "sim.on_limit", "stop"));
     cr_assert(cfg_bool(c, "sim.verbose"));
     /* canonical text, whatever was written */
     cr_assert_str_eq(cfg_str(c, "sim.seed"), "16");
@@ -147,5 +148,11 @@ Test(config_abort, wrong_type, .signal = SIGTRAP)
 Test(config_abort, wrong_type_enum, .signal = SIGTRAP)
 {
     config *c = config_new();
-    cfg_enum(c, "sim.verbose");     /* a bool */
+    cfg_is(c, "sim.verbose", "true");     /* a bool */
+}
+
+Test(config_abort, enum_word_not_a_choice, .signal = SIGTRAP)
+{
+    config *c = config_new();
+    cfg_is(c, "sim.on_limit", "halt");   /* not stop or fail: a programming error */
 }

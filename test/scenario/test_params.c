@@ -197,8 +197,12 @@ Test(value, ints)
     param_value v;
     parse_ok(&p_int, "7", "7", &v);
     cr_assert_eq(v.i, 7);
-    parse_ok(&p_int, " -10 ", "-10", &v);
+    parse_ok(&p_int, "-10", "-10", &v);
     cr_assert_eq(v.i, -10);
+    /* blanks around a value are refused, not trimmed (file layout and
+     * "--set KEY = VALUE" are trimmed before the value is parsed) */
+    parse_bad(&p_int, " -10 ", "expected a value without blanks around it, got ' -10 '");
+    parse_bad(&p_int, "7 ", "expected a value without blanks around it, got '7 '");
     parse_ok(&p_int, "+3", "3", &v);
     cr_assert_eq(v.i, 3);
     parse_ok(&p_int, "0xA", "10", &v);   /* hex: 0xA = 10, the max */
