@@ -268,3 +268,60 @@ Test(trace_chip, a_bad_trace_is_an_input_error)
     expect_refused("grid = 1\nblock = 32", NULL, "-grid dim = (1,1,1)\n#BEGIN_TB\n",
                    "kernel-1.traceg:2: the header lacks '-grid dim' or '-block dim'");
 }
+
+Test(trace_chip, traced_divergent_example)
+{
+    /* workloads/traces/divergent: 2 CTAs x 2 warps, 15 records each = 60
+     * warp instructions; per warp 11 records of 32 lanes (S2R S2R IMAD LOP3
+     * ISETP BSSY BSYNC MOV IMAD.WIDE STG EXIT) and 4 of 16 (BRA, IMAD.SHL,
+     * BRA, IADD3 on the even or odd lanes) = 352 + 64 = 416; 4 x 416 = 1664.
+     * Each warp stores 32 consecutive words: 4 stores, 4 lines, 16 sectors. */
+    const char *root = getenv("SIMTGRID_SRC");
+    char *trace = g_strdup_printf("%s/workloads/traces/divergent/kernel-1.traceg", root ? root : ".");
+    chip_run cr;
+    run_kernel(&cr, trace, NULL, "grid = 2\nblock = 64", NULL);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(sum(&cr, "sm?", "warp_insts"), 60);
+    cr_expect_eq(sum(&cr, "sm?", "thread_insts"), 1664);
+    cr_expect_eq(sum(&cr, "sm?.ldst", "stores"), 4);
+    cr_expect_eq(sum(&cr, "sm?.ldst", "accesses"), 4);
+    cr_expect_eq(sum(&cr, "sm?.ldst", "sectors"), 16);
+    run_free(&cr);
+    g_free(trace);
+}
+
+Test(trace_chip, examples_are_the_generators_output)
+{
+    /* tools/gen-traces writes the committed workloads/traces byte for byte */
+    const char *root = getenv("SIMTGRID_SRC");
+    GError *e = NULL;
+    char *dir = g_dir_make_tmp("simtgrid-gen-XXXXXX", &e);
+    cr_assert(dir);
+    char *tool = g_strdup_printf("%s/tools/gen-traces", root ? root : ".");
+    const char *argv[] = {"python3", tool, dir, NULL};
+    int status;
+    cr_assert(g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL,
+                           &status, &e), "%s", e ? e->message : "");
+    cr_assert(g_spawn_check_wait_status(status, NULL), "tools/gen-traces failed");
+    const char *files[] = {"vecadd/kernel-1.traceg", "vecadd/kernelslist.g", "vecadd/vecadd.ini",
+                           "divergent/kernel-1.traceg", "divergent/kernelslist.g",
+                           "divergent/divergent.ini"};
+    for (unsigned i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char *a = g_build_filename(dir, files[i], NULL);
+        char *b = g_strdup_printf("%s/workloads/traces/%s", root ? root : ".", files[i]);
+        char *ta, *tb;
+        cr_assert(g_file_get_contents(a, &ta, NULL, NULL), "%s", a);
+        cr_assert(g_file_get_contents(b, &tb, NULL, NULL), "%s", b);
+        cr_expect_str_eq(ta, tb, "%s differs from the generator's output", files[i]);
+        g_unlink(a);
+        g_free(ta), g_free(tb), g_free(a), g_free(b);
+    }
+    char *sub[] = {g_build_filename(dir, "vecadd", NULL), g_build_filename(dir, "divergent", NULL)};
+    for (unsigned i = 0; i < 2; i++) {
+        g_rmdir(sub[i]);
+        g_free(sub[i]);
+    }
+    g_rmdir(dir);
+    g_free(dir);
+    g_free(tool);
+}
