@@ -61,6 +61,9 @@ int64_t cfg_int(const config *c, const char *key);
 double cfg_float(const config *c, const char *key);
 bool cfg_bool(const config *c, const char *key);
 const char *cfg_str(const config *c, const char *key);   /* any type, as text */
+/* Whether enum `key` is set to `word`; a word that is not among its choices
+ * aborts (a programming error). Enums are read by name, never by position. */
+bool cfg_is(const config *c, const char *key, const char *word);
 int cfg_enum(const config *c, const char *key);          /* index in choices */
 const char *cfg_origin(const config *c, const char *key);
 

@@ -26,13 +26,12 @@
 #include "simtgrid/config.h"
 #include "simtgrid/des.h"
 #include "simtgrid/isa.h"
+#include "simtgrid/policy.h"
 #include "simtgrid/stats.h"
 
 /* ---- parameters (src/core/params.def) ---------------------------------- */
 
-typedef enum core_sched_kind { CORE_SCHED_LRR, CORE_SCHED_GTO, CORE_SCHED_2LEV } core_sched_kind;
 typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
-typedef enum core_reconv_kind { CORE_RECONV_PDOM, CORE_RECONV_NREC, CORE_RECONV_MIMD } core_reconv_kind;
 typedef enum core_unit_kind {
     CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH,
     CORE_UNIT_CVT,   /* cvt with a float type; count 0 = they run on the ALU */
@@ -52,13 +51,13 @@ typedef struct core_params {
     bool one_cta_at_a_time;
     unsigned cta_launch_latency;
     unsigned schedulers, issue_width;
-    core_sched_kind scheduler;
+    const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
     unsigned fetch_group;
     bool two_level_nofetch;        /* trigger (b) instead of (a) */
     uint64_t two_level_timeout;    /* 0 = off */
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;
-    core_reconv_kind reconv;
+    const policy *reconv;          /* core.reconv's row: ops are a reconv_ops */
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];
@@ -72,6 +71,10 @@ typedef struct core_params {
 /* Reads every core.* parameter. Fails (err names the keys) on combinations no
  * SM can run, e.g. max_warps * warp_size < warp_size. */
 bool core_params_from_config(const config *c, core_params *p, GError **err);
+/* The row of policy `name` for parameter `param` (core.scheduler,
+ * core.reconv): built-in (src/core/registry.def) or registered with
+ * policy_register; NULL if none. */
+const policy *core_policy(const char *param, const char *name);
 
 /* ---- the SM ------------------------------------------------------------- */
 

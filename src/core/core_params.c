@@ -16,14 +16,14 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     p->cta_launch_latency = (unsigned)cfg_int(c, "core.cta_launch_latency");
     p->schedulers = (unsigned)cfg_int(c, "core.schedulers");
     p->issue_width = (unsigned)cfg_int(c, "core.issue_width");
-    p->scheduler = (core_sched_kind)cfg_enum(c, "core.scheduler");
+    p->scheduler = core_policy("core.scheduler", cfg_str(c, "core.scheduler"));
     p->fetch_group = (unsigned)cfg_int(c, "core.fetch_group");
-    p->two_level_nofetch = cfg_enum(c, "core.2lev_trigger") == 1;
+    p->two_level_nofetch = cfg_is(c, "core.2lev_trigger", "nofetch");
     p->two_level_timeout = (uint64_t)cfg_int(c, "core.2lev_timeout");
-    p->discipline = (core_discipline)cfg_enum(c, "core.discipline");
+    p->discipline = cfg_is(c, "core.discipline", "scoreboard") ? CORE_SCOREBOARD : CORE_BARREL;
     p->refetch_latency = (unsigned)cfg_int(c, "core.refetch_latency");
     p->pipeline_depth = (unsigned)cfg_int(c, "core.pipeline_depth");
-    p->reconv = (core_reconv_kind)cfg_enum(c, "core.reconv");
+    p->reconv = core_policy("core.reconv", cfg_str(c, "core.reconv"));
     p->mem_pending_per_warp = (unsigned)cfg_int(c, "core.mem_pending_per_warp");
     p->wait_for_stores = cfg_bool(c, "core.wait_for_stores");
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++) {

@@ -195,11 +195,10 @@ static bool fail(GError **err, const char *fmt, ...)
 static bool trace_launch_ok(const dispatcher *d, const core_launch *l, const char *name, GError **err)
 {
     const atrace_kernel *t = l->trace;
-    static const char *const policies[] = {"pdom", "nrec", "mimd"};
-    if (d->p.reconv != CORE_RECONV_PDOM)
+    if (strcmp(d->p.reconv->name, "pdom") != 0)
         return fail(err, "launch %s: %s is a trace, whose warps cannot change their control flow; "
                     "core.reconv = %s forms warps dynamically and cannot run it (use pdom)",
-                    name, t->file, policies[d->p.reconv]);
+                    name, t->file, d->p.reconv->name);
     if (d->p.warp_size != 32)
         return fail(err, "launch %s: %s records 32-thread warps, but core.warp_size = %u", name,
                     t->file, d->p.warp_size);

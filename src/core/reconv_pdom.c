@@ -57,7 +57,6 @@ static void pdom_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out 
 }
 
 const reconv_ops reconv_pdom_ops = {
-    .name = "pdom",
     .packs = false,
     .capacity = pdom_capacity,
     .create = pdom_create,

@@ -111,7 +111,6 @@ static void mimd_before_cycle(sm *s, uint64_t cycle)
 }
 
 const reconv_ops reconv_nrec_ops = {
-    .name = "nrec",
     .packs = false,
     .capacity = split_capacity,
     .create = split_create,
@@ -122,7 +121,6 @@ const reconv_ops reconv_nrec_ops = {
 };
 
 const reconv_ops reconv_mimd_ops = {
-    .name = "mimd",
     .packs = true,
     .capacity = split_capacity,
     .create = split_create,

@@ -98,7 +98,7 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
         }
     }
     for (unsigned sc = 0; sc < s->p.schedulers; sc++)
-        s->sc[sc].s.ops->cycle_end(&s->sc[sc].s, &s->view, k);
+        sched_cycle_end(&s->sc[sc].s, &s->view, k);
     s->cycles++;
     if (s->error)
         return NEVER_CYCLE;
@@ -164,24 +164,6 @@ static void sm_main(des_actor *self, void *data)
     }
 }
 
-static const reconv_ops *reconv_by_kind(core_reconv_kind k)
-{
-    switch (k) {
-    case CORE_RECONV_NREC: return &reconv_nrec_ops;
-    case CORE_RECONV_MIMD: return &reconv_mimd_ops;
-    default: return &reconv_pdom_ops;
-    }
-}
-
-static const sched_ops *sched_by_kind(core_sched_kind k)
-{
-    switch (k) {
-    case CORE_SCHED_GTO: return &sched_gto_ops;
-    case CORE_SCHED_2LEV: return &sched_2lev_ops;
-    default: return &sched_lrr_ops;
-    }
-}
-
 sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *core, stats *st)
 {
     sm *s = g_new0(sm, 1);
@@ -190,7 +172,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->name = g_strdup_printf("sm%u", id);
     s->engine = e;
     s->clk = core;
-    s->rc = reconv_by_kind(p->reconv);
+    s->rc = p->reconv->ops;
     s->nent_cap = s->rc->capacity(p);
     s->ent = g_new0(sm_entity, s->nent_cap);
     s->free_ent = g_new(unsigned, s->nent_cap);
@@ -221,8 +203,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->sc = g_new0(sm_sched_state, p->schedulers);
     unsigned slots = (p->max_warps + p->schedulers - 1) / p->schedulers;
     for (unsigned i = 0; i < p->schedulers; i++)
-        sched_init(&s->sc[i].s, sched_by_kind(p->scheduler), s->nent_cap, slots, p->fetch_group,
-                   p->two_level_nofetch, p->two_level_timeout);
+        sched_init(&s->sc[i].s, p->scheduler->ops, s->nent_cap, slots, &s->p);
     s->rc_state = s->rc->create(s);
     sm_stats_register(s, st);
     s->actor = des_actor_new(e, s->name, sm_main, s);

@@ -17,7 +17,7 @@
 unsigned sm_entity_new(sm *s, unsigned hw, int parent)
 {
     if (!s->nfree_ent)
-        g_error("core: %s has no free warp entity (policy %s)", s->name, s->rc->name);
+        g_error("core: %s has no free warp entity (policy %s)", s->name, s->p.reconv->name);
     unsigned id = s->free_ent[--s->nfree_ent];
     sm_hw *h = &s->hw[hw];
     if (parent >= 0) {

@@ -207,7 +207,6 @@ struct sm {
 /* ---- reconvergence / formation policies (reconv_*.c) ------------------- */
 
 struct reconv_ops {
-    const char *name;
     bool packs;   /* several entities share one issue slot (MIMD bound) */
     unsigned (*capacity)(const core_params *p);      /* entities per SM */
     void *(*create)(sm *s);
@@ -221,7 +220,6 @@ struct reconv_ops {
     void (*before_cycle)(sm *s, uint64_t cycle);
 };
 
-extern const reconv_ops reconv_pdom_ops, reconv_nrec_ops, reconv_mimd_ops;
 
 /* Trace-driven warps (reconv_trace.c): one entity per hw warp walking its
  * trace records, pc = record index; the trace fixes masks and control flow. */

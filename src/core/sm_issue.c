@@ -415,7 +415,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 {
     sched *q = &s->sc[sc].s;
     for (;;) {
-        int id = q->ops->pick(q, &s->view, k);
+        int id = sched_pick(q, &s->view, k);
         if (id < 0)
             return;
         const sm_entity *w = &s->ent[id];
@@ -426,7 +426,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
             s->status[id] = WS_STRUCT;   /* not this slot; it may issue next cycle */
             continue;
         }
-        q->ops->issued(q, &s->view, (unsigned)id, k);
+        sched_issued(q, &s->view, (unsigned)id, k);
         issue_entity(s, sc, (unsigned)id, k, t, false);
     }
 }
@@ -437,11 +437,11 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
     compute_statuses(s, q, k, wake, worst);
     unsigned n = 0;
     while (n < s->p.issue_width) {
-        int id = q->ops->pick(q, &s->view, k);
+        int id = sched_pick(q, &s->view, k);
         if (id < 0)
             break;
         slot_timing t;
-        q->ops->issued(q, &s->view, (unsigned)id, k);
+        sched_issued(q, &s->view, (unsigned)id, k);
         issue_entity(s, sc, (unsigned)id, k, &t, true);
         if (s->rc->packs && t.unit != CORE_UNIT_LDST && t.unit != CORE_UNIT_SMEM)
             pack_more(s, sc, k, &t);

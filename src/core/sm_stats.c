@@ -96,7 +96,7 @@ void sm_account_replay(sm *s, uint64_t n)
             q->st.wstall += n;
         else
             q->st.w0_idle += n;
-        q->s.ops->idle(&q->s, &s->view, n);
+        sched_idle(&q->s, &s->view, n);
     }
     s->cycles += n;
 }
@@ -197,12 +197,7 @@ void sm_stats_register(sm *s, stats *st)
         g_snprintf(blk, sizeof blk, "%s.sched%u", s->name, sc);
         register_categories(s, st, blk, &s->sc[sc].st);
         stats_counter(st, blk, "issued", "instructions", "issue slots used", &s->sc[sc].st.issued);
-        if (s->p.scheduler == CORE_SCHED_2LEV) {
-            stats_counter(st, blk, "group_switches", "switches", "two-level fetch-group switches",
-                          &s->sc[sc].s.switches);
-            stats_counter(st, blk, "group_timeouts", "switches", "two-level switches forced by the timeout",
-                          &s->sc[sc].s.timeouts);
-        }
+        sched_register_stats(&s->sc[sc].s, st, blk);
     }
 }
 

@@ -39,56 +39,84 @@ typedef struct sched_view {
 } sched_view;
 
 typedef struct sched sched;
+typedef struct stats stats;
+struct core_params;
 
+/* A policy's hooks. `pick` is required; every other hook may be NULL ("not
+ * provided"), and only the sched_* wrappers below call hooks, so the NULL
+ * checks live in one place. A policy keeps its state behind `s->state`. */
 typedef struct sched_ops {
-    const char *name;
+    /* State for one scheduler with `slots` warp slots; may read the SM's
+     * parameters. The result is s->state (freed by destroy). */
+    void *(*create)(sched *s, const struct core_params *p, unsigned slots);
+    void (*destroy)(void *state);
     /* Entity id to issue among the READY members, or -1. Called up to
      * issue_width times a cycle; the SM marks an issued entity non-READY
      * before the next call. */
     int (*pick)(sched *s, const sched_view *v, uint64_t cycle);
-    /* `id` issued at `cycle`. */
+    /* `id` issued at `cycle` (s->last is already `id`). */
     void (*issued)(sched *s, const sched_view *v, unsigned id, uint64_t cycle);
     /* End of a simulated cycle (after all issues). */
     void (*cycle_end)(sched *s, const sched_view *v, uint64_t cycle);
     /* `n` more cycles like the last simulated one, with nothing issued. */
     void (*idle)(sched *s, const sched_view *v, uint64_t n);
+    /* A member was inserted at position `pos` (members[pos]). */
+    void (*added)(sched *s, unsigned pos);
+    /* Member `id` left position `pos` (s->n is already one less). */
+    void (*removed)(sched *s, unsigned pos, unsigned id);
+    /* Registers the policy's statistics under block `blk` ("sm0.sched1"). */
+    void (*stats)(sched *s, stats *st, const char *blk);
 } sched_ops;
 
 struct sched {
     const sched_ops *ops;
-    unsigned *members;        /* entity ids, round-robin order */
+    void *state;              /* the policy's (ops->create) */
+    unsigned *members;        /* entity ids, in warp-slot order */
     unsigned n, cap;
-    unsigned rr_next;         /* LRR: position to start the next search from */
     int last;                 /* entity issued last, -1 if none */
-    /* two-level */
-    unsigned group_size;      /* G warps per fetch group */
-    unsigned ngroups;
-    unsigned top;             /* index in the cyclic priority order of the top group */
-    int *group_last;          /* per group: entity issued last in it, -1 */
-    bool trigger_nofetch;     /* (b) instead of (a) */
-    uint64_t timeout;         /* 0 = off */
-    uint64_t top_issued;      /* instructions from the top group since it became top */
-    bool top_had_ready;       /* the top group had a READY member this cycle */
-    uint64_t pick_cycle;      /* cycle of the first pick call of the current cycle */
-    uint64_t switches;        /* statistics: group switches, of which by timeout */
-    uint64_t timeouts;
 };
 
-extern const sched_ops sched_lrr_ops, sched_gto_ops, sched_2lev_ops;
-
-/* `max_members`: capacity; `slots`: scheduler-local warp slots (for groups). */
+/* `max_members`: capacity; `slots`: scheduler-local warp slots; `p`: the
+ * SM's parameters, for the policy's create. */
 void sched_init(sched *s, const sched_ops *ops, unsigned max_members, unsigned slots,
-                unsigned group_size, bool trigger_nofetch, uint64_t timeout);
+                const struct core_params *p);
 void sched_free(sched *s);
 /* Insert entity `id`: right after `after` when it is a member, else in slot order
  * (after every member whose slot is <= its slot). */
 void sched_add(sched *s, const sched_view *v, unsigned id, int after);
 void sched_remove(sched *s, unsigned id);
+void sched_register_stats(sched *s, stats *st, const char *blk);
 
+static inline int sched_pick(sched *s, const sched_view *v, uint64_t cycle)
+{
+    return s->ops->pick(s, v, cycle);
+}
+static inline void sched_issued(sched *s, const sched_view *v, unsigned id, uint64_t cycle)
+{
+    s->last = (int)id;
+    if (s->ops->issued)
+        s->ops->issued(s, v, id, cycle);
+}
+static inline void sched_cycle_end(sched *s, const sched_view *v, uint64_t cycle)
+{
+    if (s->ops->cycle_end)
+        s->ops->cycle_end(s, v, cycle);
+}
+static inline void sched_idle(sched *s, const sched_view *v, uint64_t n)
+{
+    if (s->ops->idle)
+        s->ops->idle(s, v, n);
+}
+
+/* Position of member `id`, or -1. */
+int sched_position(const sched *s, unsigned id);
+/* Age order: age, then slot, then id. */
+bool sched_older(const sched_view *v, unsigned a, unsigned b);
 /* GTO age rank of member `id` among the current members: 0 = oldest. Exposed
  * for later policies (CCWS, OAWS, MASCAR); -1 if not a member. */
 int sched_age_rank(const sched *s, const sched_view *v, unsigned id);
-/* Two-level: the group now at the top of the priority order. */
+/* Two-level: the group now at the top of the priority order (0 for other
+ * policies). */
 unsigned sched_top_group(const sched *s);
 
 #endif

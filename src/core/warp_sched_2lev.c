@@ -18,17 +18,76 @@
  * use) are skipped: a rotation goes to the next group that has warps.
  * One rotation at most per cycle; cycles in which the scheduler's issue
  * port is still busy with an earlier warp are not fetch cycles. */
+#include <glib.h>
+
+#include "simtgrid/core.h"
+#include "simtgrid/stats.h"
 #include "core/warp_sched.h"
+
+extern const sched_ops sched_2lev_ops;
+
+typedef struct twolev {
+    unsigned group_size;      /* G warps per fetch group */
+    unsigned ngroups;
+    unsigned top;             /* index in the cyclic priority order of the top group */
+    int *group_last;          /* per group: entity issued last in it, -1 */
+    bool trigger_nofetch;     /* (b) instead of (a) */
+    uint64_t timeout;         /* 0 = off */
+    uint64_t top_issued;      /* instructions from the top group since it became top */
+    bool top_had_ready;       /* the top group had a READY member this cycle */
+    uint64_t pick_cycle;      /* cycle of the first pick call of the current cycle */
+    uint64_t switches;        /* statistics: group switches, of which by timeout */
+    uint64_t timeouts;
+} twolev;
+
+static void *twolev_create(sched *s, const core_params *p, unsigned slots)
+{
+    (void)s;
+    twolev *t = g_new0(twolev, 1);
+    t->group_size = p->fetch_group ? p->fetch_group : 1;
+    t->ngroups = (slots + t->group_size - 1) / t->group_size;
+    if (t->ngroups == 0)
+        t->ngroups = 1;
+    t->group_last = g_new(int, t->ngroups);
+    for (unsigned g = 0; g < t->ngroups; g++)
+        t->group_last[g] = -1;
+    t->trigger_nofetch = p->two_level_nofetch;
+    t->timeout = p->two_level_timeout;
+    t->pick_cycle = UINT64_MAX;
+    return t;
+}
+
+static void twolev_destroy(void *state)
+{
+    twolev *t = state;
+    g_free(t->group_last);
+    g_free(t);
+}
+
+static void twolev_removed(sched *s, unsigned pos, unsigned id)
+{
+    (void)pos;
+    twolev *t = s->state;
+    for (unsigned g = 0; g < t->ngroups; g++)
+        if (t->group_last[g] == (int)id)
+            t->group_last[g] = -1;
+}
+
+unsigned sched_top_group(const sched *s)
+{
+    return s->ops == &sched_2lev_ops ? ((const twolev *)s->state)->top : 0;
+}
 
 /* Member positions [lo[g], hi[g]) of every group: members are in slot order. */
 static void group_ranges(const sched *s, const sched_view *v, unsigned *lo, unsigned *hi)
 {
-    for (unsigned g = 0; g < s->ngroups; g++)
+    const twolev *t = s->state;
+    for (unsigned g = 0; g < t->ngroups; g++)
         lo[g] = hi[g] = 0;
     unsigned i = 0;
-    for (unsigned g = 0; g < s->ngroups; g++) {
+    for (unsigned g = 0; g < t->ngroups; g++) {
         lo[g] = i;
-        while (i < s->n && v->slot[s->members[i]] / s->group_size == g)
+        while (i < s->n && v->slot[s->members[i]] / t->group_size == g)
             i++;
         hi[g] = i;
     }
@@ -36,12 +95,13 @@ static void group_ranges(const sched *s, const sched_view *v, unsigned *lo, unsi
 
 static int pick_in_group(const sched *s, const sched_view *v, unsigned g, unsigned lo, unsigned hi)
 {
+    const twolev *t = s->state;
     unsigned n = hi - lo;
     if (!n)
         return -1;
     unsigned start = 0;
     for (unsigned i = lo; i < hi; i++)
-        if ((int)s->members[i] == s->group_last[g]) {
+        if ((int)s->members[i] == t->group_last[g]) {
             start = i - lo + 1;
             break;
         }
@@ -55,18 +115,19 @@ static int pick_in_group(const sched *s, const sched_view *v, unsigned g, unsign
 
 static int twolev_pick(sched *s, const sched_view *v, uint64_t cycle)
 {
-    if (s->pick_cycle != cycle) {
-        s->pick_cycle = cycle;
-        s->top_had_ready = false;
+    twolev *t = s->state;
+    if (t->pick_cycle != cycle) {
+        t->pick_cycle = cycle;
+        t->top_had_ready = false;
     }
-    unsigned lo[s->ngroups], hi[s->ngroups];
+    unsigned lo[t->ngroups], hi[t->ngroups];
     group_ranges(s, v, lo, hi);
-    for (unsigned i = 0; i < s->ngroups; i++) {
-        unsigned g = (s->top + i) % s->ngroups;
+    for (unsigned i = 0; i < t->ngroups; i++) {
+        unsigned g = (t->top + i) % t->ngroups;
         int id = pick_in_group(s, v, g, lo[g], hi[g]);
         if (id >= 0) {
             if (i == 0)
-                s->top_had_ready = true;
+                t->top_had_ready = true;
             return id;
         }
     }
@@ -75,21 +136,22 @@ static int twolev_pick(sched *s, const sched_view *v, uint64_t cycle)
 
 static void twolev_issued(sched *s, const sched_view *v, unsigned id, uint64_t cycle)
 {
+    twolev *t = s->state;
     (void)cycle;
-    unsigned g = v->slot[id] / s->group_size;
-    if (g < s->ngroups)
-        s->group_last[g] = (int)id;
-    if (g == s->top)
-        s->top_issued++;
-    s->last = (int)id;
+    unsigned g = v->slot[id] / t->group_size;
+    if (g < t->ngroups)
+        t->group_last[g] = (int)id;
+    if (g == t->top)
+        t->top_issued++;
 }
 
 /* Trigger (a): every member of group g waits on memory or a barrier. */
 static bool group_long_stalled(const sched *s, const sched_view *v, unsigned g)
 {
+    const twolev *t = s->state;
     for (unsigned i = 0; i < s->n; i++) {
         unsigned id = s->members[i];
-        if (v->slot[id] / s->group_size != g)
+        if (v->slot[id] / t->group_size != g)
             continue;
         uint8_t st = v->status[id];
         if (st != WS_MEM && st != WS_BARRIER && st != WS_GONE)
@@ -100,16 +162,18 @@ static bool group_long_stalled(const sched *s, const sched_view *v, unsigned g)
 
 static bool group_has_members(const sched *s, const sched_view *v, unsigned g)
 {
+    const twolev *t = s->state;
     for (unsigned i = 0; i < s->n; i++)
-        if (v->slot[s->members[i]] / s->group_size == g)
+        if (v->slot[s->members[i]] / t->group_size == g)
             return true;
     return false;
 }
 
 static unsigned nonempty_groups(const sched *s, const sched_view *v)
 {
+    const twolev *t = s->state;
     unsigned m = 0;
-    for (unsigned g = 0; g < s->ngroups; g++)
+    for (unsigned g = 0; g < t->ngroups; g++)
         m += group_has_members(s, v, g);
     return m;
 }
@@ -117,27 +181,29 @@ static unsigned nonempty_groups(const sched *s, const sched_view *v)
 /* The old top group goes to the bottom; the next group with warps is top. */
 static void rotate(sched *s, const sched_view *v)
 {
-    for (unsigned i = 1; i <= s->ngroups; i++) {
-        unsigned g = (s->top + i) % s->ngroups;
-        if (group_has_members(s, v, g) || i == s->ngroups) {
-            s->top = g;
+    twolev *t = s->state;
+    for (unsigned i = 1; i <= t->ngroups; i++) {
+        unsigned g = (t->top + i) % t->ngroups;
+        if (group_has_members(s, v, g) || i == t->ngroups) {
+            t->top = g;
             break;
         }
     }
-    s->top_issued = 0;
-    s->switches++;
+    t->top_issued = 0;
+    t->switches++;
 }
 
 static void twolev_cycle_end(sched *s, const sched_view *v, uint64_t cycle)
 {
-    if (s->pick_cycle != cycle)
+    twolev *t = s->state;
+    if (t->pick_cycle != cycle)
         return;   /* not a fetch cycle */
-    if (s->timeout && s->top_issued >= s->timeout) {
-        s->timeouts++;
+    if (t->timeout && t->top_issued >= t->timeout) {
+        t->timeouts++;
         rotate(s, v);
         return;
     }
-    bool trig = s->trigger_nofetch ? !s->top_had_ready : group_long_stalled(s, v, s->top);
+    bool trig = t->trigger_nofetch ? !t->top_had_ready : group_long_stalled(s, v, t->top);
     if (trig)
         rotate(s, v);
 }
@@ -147,13 +213,14 @@ static void twolev_cycle_end(sched *s, const sched_view *v, uint64_t cycle)
  * top group is long-stalled. */
 static void twolev_idle(sched *s, const sched_view *v, uint64_t n)
 {
-    if (s->pick_cycle == UINT64_MAX)
+    twolev *t = s->state;
+    if (t->pick_cycle == UINT64_MAX)
         return;
     unsigned m = nonempty_groups(s, v);
     if (m == 0)
         m = 1;
     uint64_t done = 0;
-    while (done < n && (s->trigger_nofetch || group_long_stalled(s, v, s->top))) {
+    while (done < n && (t->trigger_nofetch || group_long_stalled(s, v, t->top))) {
         rotate(s, v);
         done++;
         if (done == m) {
@@ -161,16 +228,27 @@ static void twolev_idle(sched *s, const sched_view *v, uint64_t n)
              * cycle for the rest, m cycles per circle */
             for (uint64_t r = (n - done) % m; r; r--)
                 rotate(s, v);
-            s->switches += (n - done) - (n - done) % m;
+            t->switches += (n - done) - (n - done) % m;
             break;
         }
     }
 }
 
+static void twolev_stats(sched *s, stats *st, const char *blk)
+{
+    twolev *t = s->state;
+    stats_counter(st, blk, "group_switches", "switches", "two-level fetch-group switches", &t->switches);
+    stats_counter(st, blk, "group_timeouts", "switches", "two-level switches forced by the timeout",
+                  &t->timeouts);
+}
+
 const sched_ops sched_2lev_ops = {
-    .name = "2lev",
+    .create = twolev_create,
+    .destroy = twolev_destroy,
     .pick = twolev_pick,
     .issued = twolev_issued,
     .cycle_end = twolev_cycle_end,
     .idle = twolev_idle,
+    .removed = twolev_removed,
+    .stats = twolev_stats,
 };

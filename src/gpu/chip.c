@@ -41,7 +41,7 @@ static bool setup_clocks(gpu *g, GError **err)
         g_free(msg);
         return false;
     }
-    des_set_lazy_clock(g->engine, cfg_enum(g->cfg, "sim.simgrid_clock") == 1);
+    des_set_lazy_clock(g->engine, cfg_is(g->cfg, "sim.simgrid_clock", "lazy"));
     return true;
 }
 
@@ -207,7 +207,7 @@ gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err)
     g->sms = g_new0(sm *, g->nsms);
     for (unsigned i = 0; i < g->nsms; i++)
         g->sms[i] = sm_new(g->engine, &g->cp, i, &g->clk[CLK_CORE], st);
-    bool ok = cfg_enum(c, "gpu.memory") == 0 ? connect_ideal(g, err)
+    bool ok = cfg_is(c, "gpu.memory", "ideal") ? connect_ideal(g, err)
                                               : (g->hier = gpu_hier_build(g, err)) != NULL;
     if (!ok)
         goto fail;
@@ -265,7 +265,7 @@ bool gpu_run(gpu *g, gpu_result *r, GError **err)
     if (left) {
         int64_t max_cycles = cfg_int(g->cfg, "sim.max_cycles");
         bool limit = max_cycles > 0 && des_cycle_of(&g->clk[CLK_CORE], g->end) >= (uint64_t)max_cycles;
-        if (limit && cfg_enum(g->cfg, "sim.on_limit") == 0)
+        if (limit && cfg_is(g->cfg, "sim.on_limit", "stop"))
             return true;   /* stop: results up to the limit are what was asked */
         g_set_error(err, SIMTGRID_ERROR, 1,
                     "%s at core cycle %" G_GUINT64_FORMAT " with %" G_GUINT64_FORMAT

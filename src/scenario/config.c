@@ -122,6 +122,15 @@ int cfg_enum(const config *c, const char *key)
     return c->vals[lookup(key, PT_ENUM, "cfg_enum")].e;
 }
 
+bool cfg_is(const config *c, const char *key, const char *word)
+{
+    int i = lookup(key, PT_ENUM, "cfg_is");
+    int w = policy_choice_index(&param_table[i], word);
+    if (w < 0)
+        g_error("simtgrid: cfg_is(\"%s\", \"%s\"): not one of its choices", key, word);
+    return c->vals[i].e == w;
+}
+
 const char *cfg_str(const config *c, const char *key)
 {
     return c->text[lookup(key, -1, "cfg_str")];

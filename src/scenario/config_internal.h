@@ -30,6 +30,11 @@ char *param_parse(const param_def *p, const char *text, param_value *v, char **c
 bool param_parse_int64(const char *s, int64_t *out, bool *overflow);
 /* Index of `word` among the '|'-separated `choices`, or -1. */
 int param_choice_index(const char *choices, const char *word);
+/* Index of `word` among the choices of enum `d`, then among the policies
+ * registered for it (policy.c), or -1. */
+int policy_choice_index(const param_def *d, const char *word);
+/* Every accepted value of enum `d`, joined by `sep` (g_free it). */
+char *policy_choices_text(const param_def *d, const char *sep);
 /* Text of a bool for the strings people write: true/false, yes/no, on/off, 1/0. */
 bool param_parse_bool(const char *text, bool *out);
 /* Number text for messages and tables: integral values without exponent. */

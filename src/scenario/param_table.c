@@ -4,7 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "simtgrid/policy.h"
 #include "scenario/config_internal.h"
+
+/* Policy registries: their lists make the choices of policy parameters. */
+#include "core/registry.def"
 
 const param_def param_table[] = {
 #define PARAM(name, type, unit, def, min, max, choices, desc) \

@@ -98,14 +98,6 @@ bool param_parse_int64(const char *s, int64_t *out, bool *overflow)
     return true;
 }
 
-static char *choices_list(const char *choices)
-{
-    char **v = g_strsplit(choices ? choices : "", "|", -1);
-    char *s = g_strjoinv(", ", v);
-    g_strfreev(v);
-    return s;
-}
-
 static char *range_text(const param_def *p)
 {
     char lo[40], hi[40];
@@ -163,9 +155,9 @@ char *param_parse(const param_def *p, const char *text, param_value *v, char **c
         break;
     }
     case PT_ENUM: {
-        int i = param_choice_index(p->choices, t);
+        int i = policy_choice_index(p, t);
         if (i < 0) {
-            char *l = choices_list(p->choices);
+            char *l = policy_choices_text(p, ", ");
             msg = g_strdup_printf("expected one of %s, got '%s'", l, t);
             g_free(l);
             break;

@@ -3,7 +3,11 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "simtgrid/core.h"
 #include "core/warp_sched.h"
+
+/* The registered policy `name` (src/core/registry.def). */
+#define OPS(name) ((const sched_ops *)core_policy("core.scheduler", name)->ops)
 
 #define N 16
 
@@ -13,6 +17,7 @@ typedef struct rig {
     uint64_t age[N];
     uint32_t slot[N];
     sched_view v;
+    stats *st;   /* the policy's own statistics, under block "q" */
 } rig;
 
 static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool nofetch, uint64_t timeout)
@@ -24,27 +29,44 @@ static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool 
         r->slot[i] = i;
     }
     r->v = (sched_view){r->status, r->age, r->slot};
-    sched_init(&r->s, ops, N, n, G, nofetch, timeout);
+    core_params p = {.fetch_group = G, .two_level_nofetch = nofetch, .two_level_timeout = timeout};
+    sched_init(&r->s, ops, N, n, &p);
+    r->st = stats_new();
+    sched_register_stats(&r->s, r->st, "q");
     for (unsigned i = 0; i < n; i++) {
         r->status[i] = WS_READY;
         sched_add(&r->s, &r->v, i, -1);
     }
 }
 
+/* A counter the policy registered (two-level: group_switches, group_timeouts). */
+static uint64_t counter(const rig *r, const char *name)
+{
+    uint64_t v = 0;
+    cr_assert(stats_get_counter(r->st, "q", name, &v), "no counter %s", name);
+    return v;
+}
+
+static void rig_free(rig *r)
+{
+    sched_free(&r->s);
+    stats_free(r->st);
+}
+
 /* One fetch cycle: returns the warp issued or -1. */
 static int cycle(rig *r, uint64_t k)
 {
-    int id = r->s.ops->pick(&r->s, &r->v, k);
+    int id = sched_pick(&r->s, &r->v, k);
     if (id >= 0)
-        r->s.ops->issued(&r->s, &r->v, (unsigned)id, k);
-    r->s.ops->cycle_end(&r->s, &r->v, k);
+        sched_issued(&r->s, &r->v, (unsigned)id, k);
+    sched_cycle_end(&r->s, &r->v, k);
     return id;
 }
 
 Test(sched, lrr_round_robin_skips_unready)
 {
     rig r;
-    rig_init(&r, &sched_lrr_ops, 4, 1, false, 0);
+    rig_init(&r, OPS("lrr"), 4, 1, false, 0);
     int want[6] = {0, 1, 2, 3, 0, 1};
     for (int k = 0; k < 6; k++)
         cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
@@ -54,13 +76,13 @@ Test(sched, lrr_round_robin_skips_unready)
     cr_expect_eq(cycle(&r, 7), 0);
     cr_expect_eq(cycle(&r, 8), 1);
     cr_expect_eq(cycle(&r, 9), 3);
-    sched_free(&r.s);
+    rig_free(&r);
 }
 
 Test(sched, gto_greedy_then_oldest_and_age_ranks)
 {
     rig r;
-    rig_init(&r, &sched_gto_ops, 4, 1, false, 0);
+    rig_init(&r, OPS("gto"), 4, 1, false, 0);
     /* ages 3,2,1,0: warp 3 is the oldest */
     for (unsigned i = 0; i < 4; i++)
         r.age[i] = 3 - i;
@@ -77,14 +99,14 @@ Test(sched, gto_greedy_then_oldest_and_age_ranks)
     r.status[2] = WS_DEP;
     cr_expect_eq(cycle(&r, 6), 3);
     cr_expect_eq(sched_age_rank(&r.s, &r.v, 9), -1, "not a member");
-    sched_free(&r.s);
+    rig_free(&r);
 }
 
 /* 8 warps, fetch groups of 4: group 0 = warps 0-3, group 1 = warps 4-7. */
 Test(sched, two_level_longlat_trigger)
 {
     rig r;
-    rig_init(&r, &sched_2lev_ops, 8, 4, false, 0);
+    rig_init(&r, OPS("2lev"), 8, 4, false, 0);
     /* round-robin inside the top group only, while it has ready warps */
     int want[6] = {0, 1, 2, 3, 0, 1};
     for (int k = 0; k < 6; k++)
@@ -108,14 +130,14 @@ Test(sched, two_level_longlat_trigger)
     cr_expect_eq(cycle(&r, 8), 6);
     cr_expect_eq(cycle(&r, 9), 7);
     cr_expect_eq(cycle(&r, 10), 4);
-    cr_expect_eq(r.s.switches, 1);
-    sched_free(&r.s);
+    cr_expect_eq(counter(&r, "group_switches"), 1);
+    rig_free(&r);
 }
 
 Test(sched, two_level_nofetch_trigger)
 {
     rig r;
-    rig_init(&r, &sched_2lev_ops, 8, 4, true, 0);
+    rig_init(&r, OPS("2lev"), 8, 4, true, 0);
     cr_expect_eq(cycle(&r, 0), 0);
     cr_expect_eq(sched_top_group(&r.s), 0);
     /* group 0 merely in flight: (b) switches */
@@ -131,26 +153,26 @@ Test(sched, two_level_nofetch_trigger)
         r.status[i] = WS_STRUCT;
     cr_expect_eq(cycle(&r, 3), 1, "strict priority falls to group 0 (after warp 0)");
     cr_expect_eq(sched_top_group(&r.s), 0);
-    sched_free(&r.s);
+    rig_free(&r);
 }
 
 Test(sched, two_level_timeout)
 {
     rig r;
-    rig_init(&r, &sched_2lev_ops, 8, 4, false, 3);
+    rig_init(&r, OPS("2lev"), 8, 4, false, 3);
     /* three instructions from the top group, then a forced switch */
     int want[9] = {0, 1, 2, 4, 5, 6, 3, 0, 1};
     for (int k = 0; k < 9; k++)
         cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
-    cr_expect_eq(r.s.timeouts, 3);
-    cr_expect_eq(r.s.switches, 3);
-    sched_free(&r.s);
+    cr_expect_eq(counter(&r, "group_timeouts"), 3);
+    cr_expect_eq(counter(&r, "group_switches"), 3);
+    rig_free(&r);
 }
 
 Test(sched, two_level_empty_group_and_removal)
 {
     rig r;
-    rig_init(&r, &sched_2lev_ops, 8, 4, false, 0);
+    rig_init(&r, OPS("2lev"), 8, 4, false, 0);
     /* group 0's warps finish and leave: the group triggers and rotates */
     for (unsigned i = 0; i < 4; i++) {
         sched_remove(&r.s, i);
@@ -159,7 +181,7 @@ Test(sched, two_level_empty_group_and_removal)
     cr_expect_eq(cycle(&r, 0), 4);
     cr_expect_eq(sched_top_group(&r.s), 1);
     cr_expect_eq(cycle(&r, 1), 5);
-    sched_free(&r.s);
+    rig_free(&r);
 }
 
 /* idle(n) must leave the scheduler as n simulated idle cycles would. */
@@ -168,8 +190,8 @@ Test(sched, two_level_idle_equals_simulated_cycles)
     for (int nofetch = 0; nofetch < 2; nofetch++) {
         for (uint64_t n = 1; n < 12; n++) {
             rig a, b;
-            rig_init(&a, &sched_2lev_ops, 12, 4, nofetch, 0);
-            rig_init(&b, &sched_2lev_ops, 12, 4, nofetch, 0);
+            rig_init(&a, OPS("2lev"), 12, 4, nofetch, 0);
+            rig_init(&b, OPS("2lev"), 12, 4, nofetch, 0);
             /* group 1 in flight, groups 0 and 2 on memory: nothing ready */
             for (unsigned i = 0; i < 12; i++)
                 a.status[i] = b.status[i] = i / 4 == 1 ? WS_DEP : WS_MEM;
@@ -177,12 +199,12 @@ Test(sched, two_level_idle_equals_simulated_cycles)
             cycle(&b, 0);
             for (uint64_t k = 1; k <= n; k++)
                 cycle(&a, k);
-            b.s.ops->idle(&b.s, &b.v, n);
+            sched_idle(&b.s, &b.v, n);
             cr_expect_eq(sched_top_group(&a.s), sched_top_group(&b.s), "nofetch %d, n %lu", nofetch,
                          (unsigned long)n);
-            cr_expect_eq(a.s.switches, b.s.switches, "nofetch %d, n %lu", nofetch, (unsigned long)n);
-            sched_free(&a.s);
-            sched_free(&b.s);
+            cr_expect_eq(counter(&a, "group_switches"), counter(&b, "group_switches"), "nofetch %d, n %lu", nofetch, (unsigned long)n);
+            rig_free(&a);
+            rig_free(&b);
         }
     }
 }
@@ -190,7 +212,7 @@ Test(sched, two_level_idle_equals_simulated_cycles)
 Test(sched, split_entities_follow_their_parent)
 {
     rig r;
-    rig_init(&r, &sched_lrr_ops, 3, 1, false, 0);
+    rig_init(&r, OPS("lrr"), 3, 1, false, 0);
     /* entity 9 split from warp 1 (same slot) goes right after it */
     r.slot[9] = 1;
     r.status[9] = WS_READY;
@@ -198,5 +220,5 @@ Test(sched, split_entities_follow_their_parent)
     int want[5] = {0, 1, 9, 2, 0};
     for (int k = 0; k < 5; k++)
         cr_expect_eq(cycle(&r, k), want[k], "cycle %d", k);
-    sched_free(&r.s);
+    rig_free(&r);
 }

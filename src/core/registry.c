@@ -1,0 +1,24 @@
+/* The SM's policy registries: the rows of src/core/registry.def, looked up
+ * by the parameter's value (simtgrid/policy.h). */
+#include <glib.h>
+
+#include "simtgrid/core.h"
+#include "core/registry.def"
+#include "core/sm_internal.h"
+
+#define SCHED_EXTERN(name, ops, desc) extern const sched_ops ops;
+#define RECONV_EXTERN(name, ops, desc) extern const reconv_ops ops;
+CORE_SCHEDULERS(SCHED_EXTERN)
+CORE_RECONVS(RECONV_EXTERN)
+
+static const policy schedulers[] = {CORE_SCHEDULERS(POLICY_ROW)};
+static const policy reconvs[] = {CORE_RECONVS(POLICY_ROW)};
+
+const policy *core_policy(const char *param, const char *name)
+{
+    if (!g_strcmp0(param, "core.scheduler"))
+        return policy_find(schedulers, G_N_ELEMENTS(schedulers), param, name);
+    if (!g_strcmp0(param, "core.reconv"))
+        return policy_find(reconvs, G_N_ELEMENTS(reconvs), param, name);
+    return NULL;
+}

@@ -1,0 +1,1 @@
+"""Library of tools/reproduce: paper experiments rerun and compared."""

@@ -1,0 +1,206 @@
+"""Experiments: what to run (scenario files under workloads/papers/PAPER/)
+and how each headline row is computed from the result CSVs.
+
+An experiment is a JSON file, workloads/papers/PAPER/NAME.json:
+
+  title, source        what the paper shows and where (digest section, figure)
+  metric               CSV column compared (default chip.thread_ipc)
+  mean                 geometric | harmonic | arithmetic: how the paper averages
+  benchmarks           list of names; quick_benchmarks: the --quick subset
+  groups               {group: [benchmarks]} (a row may average one group)
+  scenarios            {key: "dir/{bench}.ini"}: one scenario file per benchmark
+  rows                 the headline rows (kinds below)
+  tables               per-benchmark tables: {title, scenario, columns:
+                       [{label, where: {column: value}}]}, normalised to the
+                       first column (whose raw metric is printed too)
+
+Row kinds (field `kind`; all rows have name, source, paper):
+  speedup   mean over benchmarks of metric(test) / metric(base), as a change
+            in %: scenario, base, test (column -> value), benchmarks (a list,
+            a group name or "all"), optional tolerance (paper 0 = "none"),
+            optional metric and mean overriding the experiment's
+  within    as speedup, but the paper gives a bound: match if |sim| <= bound
+            (field bound, default the paper's number)
+  sign      as speedup, but the paper gives only the direction: paper "+"/"-"
+  best      the sweep value with the highest mean speedup over base:
+            scenario, base, over (swept column), values, where (fixed columns)
+  value     a plain level: mean of metric * scale over benchmarks at `where`
+  not_modelled  missing: the parameter or mechanism that does not exist yet
+"""
+import csv
+import glob
+import json
+import os
+
+from . import verdict as V
+
+ROW_KINDS = ("speedup", "within", "sign", "best", "value", "not_modelled")
+
+
+class ExperimentError(Exception):
+    pass
+
+
+def load(path):
+    with open(path) as f:
+        try:
+            e = json.load(f)
+        except json.JSONDecodeError as err:
+            raise ExperimentError(f"{path}:{err.lineno}: {err.msg}")
+    e["path"] = path
+    e["name"] = os.path.splitext(os.path.basename(path))[0]
+    e["dir"] = os.path.dirname(path)
+    e.setdefault("metric", "chip.thread_ipc")
+    e.setdefault("mean", "geometric")
+    e.setdefault("benchmarks", [])
+    e.setdefault("quick_benchmarks", e["benchmarks"])
+    e.setdefault("groups", {})
+    e.setdefault("scenarios", {})
+    e.setdefault("tables", [])
+    for i, r in enumerate(e.get("rows", [])):
+        where = f"{path}: rows[{i}]"
+        if r.get("kind") not in ROW_KINDS:
+            raise ExperimentError(f"{where}: kind must be one of {', '.join(ROW_KINDS)}")
+        for k in ("name", "paper"):
+            if k not in r:
+                raise ExperimentError(f"{where}: missing '{k}'")
+        if r["kind"] == "not_modelled" and not r.get("missing"):
+            raise ExperimentError(f"{where}: a not_modelled row must name what is missing")
+        if r["kind"] != "not_modelled" and r.get("scenario") not in e["scenarios"]:
+            raise ExperimentError(f"{where}: scenario '{r.get('scenario')}' not in scenarios")
+    for s, pat in e["scenarios"].items():
+        if "{bench}" not in pat:
+            raise ExperimentError(f"{path}: scenarios.{s} must contain {{bench}}")
+    return e
+
+
+def find(papers_dir, paper):
+    """The experiment files of a paper, sorted by name."""
+    return sorted(glob.glob(os.path.join(papers_dir, paper, "*.json")))
+
+
+def bench_list(e, quick):
+    return list(e["quick_benchmarks"] if quick else e["benchmarks"])
+
+
+def scenario_files(e, quick):
+    """[(scenario key, benchmark, path)] for every run the experiment needs."""
+    out = []
+    for key, pat in sorted(e["scenarios"].items()):
+        for b in bench_list(e, quick):
+            out.append((key, b, os.path.join(e["dir"], pat.format(bench=b))))
+    return out
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def pick(rows, where, path="results"):
+    """The first CSV row whose columns equal `where` (values as strings)."""
+    for r in rows:
+        if all(str(r.get(k)) == str(v) for k, v in where.items()):
+            return r
+    raise ExperimentError(f"{path}: no point with {where}")
+
+
+def _members(e, spec, benches):
+    if spec in (None, "all"):
+        return list(benches)
+    names = e["groups"][spec] if isinstance(spec, str) else spec
+    return [b for b in names if b in benches]
+
+
+def _num(r, col, path):
+    try:
+        return float(r[col])
+    except (KeyError, TypeError, ValueError):
+        raise ExperimentError(f"{path}: column '{col}' missing or not a number")
+
+
+def ratios(e, results, scenario, base, test, benches, metric):
+    """{bench: metric(test) / metric(base)} over the benchmarks given."""
+    out = {}
+    for b in benches:
+        rows = results[(scenario, b)]
+        x = _num(pick(rows, test, b), metric, b)
+        y = _num(pick(rows, base, b), metric, b)
+        out[b] = x / y
+    return out
+
+
+def evaluate_row(e, r, results, benches):
+    """Fill in sim (a number) and verdict for one headline row."""
+    kind = r["kind"]
+    out = dict(r)
+    if kind == "not_modelled":
+        out["sim"] = None
+        out["verdict"] = V.NOT_MODELLED
+        out["note"] = "missing: " + r["missing"]
+        return out
+    members = _members(e, r.get("benchmarks"), benches)
+    if not members:
+        out["sim"], out["verdict"] = None, "not run"
+        out["note"] = "no benchmark of this row in the run"
+        return out
+    metric = r.get("metric", e["metric"])
+    mean = r.get("mean", e["mean"])
+    if kind in ("speedup", "within", "sign"):
+        rs = ratios(e, results, r["scenario"], r["base"], r["test"], members, metric)
+        sim = (V.mean(mean, rs.values()) - 1.0) * 100.0
+        if kind == "speedup":
+            out["verdict"] = V.change(r["paper"], sim, r.get("tolerance"))
+        elif kind == "within":
+            out["verdict"] = V.within(r.get("bound", r["paper"]), sim)
+        else:
+            out["verdict"] = V.sign(r["paper"], sim)
+    elif kind == "best":
+        curve = sweep_curve(e, r, results, members)
+        sim = max(curve, key=lambda vm: vm[1])[0]
+        out["verdict"] = V.best(r["paper"], sim)
+        out["curve"] = curve
+    else:  # value
+        scale = r.get("scale", 1.0)
+        xs = [_num(pick(results[(r["scenario"], b)], r.get("where", {}), b), metric, b) * scale
+              for b in members]
+        sim = V.mean(mean, xs)
+        out["verdict"] = V.value(r["paper"], sim)
+    out["sim"] = sim
+    out.setdefault("note", "")
+    out["members"] = members
+    return out
+
+
+def sweep_curve(e, r, results, members):
+    """[(value, mean ratio over base)] along r['over'] at r['where']."""
+    metric = r.get("metric", e["metric"])
+    curve = []
+    for v in r["values"]:
+        test = dict(r.get("where", {}))
+        test[r["over"]] = v
+        rs = ratios(e, results, r["scenario"], r["base"], test, members, metric)
+        curve.append((v, V.mean(r.get("mean", e["mean"]), rs.values())))
+    return curve
+
+
+def bench_table(e, t, results, benches):
+    """(header, rows) of one per-benchmark table, plus its mean row."""
+    metric = t.get("metric", e["metric"])
+    cols = t["columns"]
+    group_of = {b: g for g, bs in e["groups"].items() for b in bs}
+    header = ["benchmark", "group", f"{cols[0]['label']} {metric}"] + \
+             [c["label"] for c in cols[1:]]
+    rows, norm = [], [[] for _ in cols[1:]]
+    for b in benches:
+        res = results[(t["scenario"], b)]
+        base = _num(pick(res, cols[0]["where"], b), metric, b)
+        cells = [b, group_of.get(b, ""), f"{base:.3f}"]
+        for i, c in enumerate(cols[1:]):
+            x = _num(pick(res, c["where"], b), metric, b) / base
+            norm[i].append(x)
+            cells.append(f"{x:.3f}")
+        rows.append(cells)
+    rows.append([f"{e['mean']} mean", "", ""] +
+                [f"{V.mean(e['mean'], n):.3f}" if n else "-" for n in norm])
+    return header, rows, norm
