@@ -28,6 +28,7 @@ typedef struct atrace_rec {
 typedef struct atrace_warp {
     uint32_t n;              /* executed instructions; 0 = the warp runs none */
     const atrace_rec *rec;
+    const isa_inst *inst;    /* the kernel's static instructions (atrace_kernel.inst) */
 } atrace_warp;
 
 typedef struct atrace_kernel {
@@ -63,9 +64,9 @@ static inline const atrace_warp *atrace_warp_of(const atrace_kernel *k, uint64_t
 {
     return &k->warps[cta * k->warps_per_cta + w];
 }
-static inline const isa_inst *atrace_inst(const atrace_kernel *k, const atrace_warp *w, uint32_t i)
+static inline const isa_inst *atrace_inst(const atrace_warp *w, uint32_t i)
 {
-    return &k->inst[w->rec[i].sidx];
+    return &w->inst[w->rec[i].sidx];
 }
 /* Fills `o` as isa_exec would for record i of warp w: executed = mem_lanes
  * (for memory instructions) = the trace's mask, the lanes' addresses (shared

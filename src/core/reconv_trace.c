@@ -4,16 +4,17 @@
  * walker only steps; after the last record every thread of the warp exits. */
 #include "core/sm_internal.h"
 
-void sm_trace_warp_start(sm *s, unsigned hw, uint64_t cycle)
+void sm_trace_warp_start(sm *s, unsigned hw, const atrace_warp *t, uint64_t cycle)
 {
     sm_hw *h = &s->hw[hw];
-    if (h->trace->n == 0) { /* a warp the trace lacks runs nothing */
+    if (t->n == 0) { /* a warp the trace lacks runs nothing */
         sm_threads_exited(s, h->cta, (unsigned)__builtin_popcount(h->lanes));
         return;
     }
     unsigned e = sm_entity_new(s, hw, -1);
+    s->ent[e].trace = t;
     s->ent[e].pc = 0;
-    s->ent[e].active = h->trace->rec[0].mask;
+    s->ent[e].active = t->rec[0].mask;
     s->ent[e].ready_at = cycle;
 }
 
@@ -21,7 +22,7 @@ void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
     (void)o;
     sm_entity *w = &s->ent[e];
-    const atrace_warp *t = s->hw[w->hw].trace;
+    const atrace_warp *t = w->trace;
     if (pc + 1 >= t->n) {
         sm_entity_free(s, e);
         return;

@@ -62,6 +62,7 @@ typedef struct sm_entity {
     uint32_t sb_pc;
     uint64_t sb_epoch;
     uint64_t sb_until;
+    const atrace_warp *trace;   /* a trace-driven warp: pc indexes its records; else NULL */
 } sm_entity;
 
 typedef struct sm_hw {
@@ -74,7 +75,6 @@ typedef struct sm_hw {
     unsigned mem_pending;              /* outstanding global memory instructions */
     uint64_t reg_ready[ISA_MAX_REGS];  /* scoreboard: first cycle a register can be read */
     uint64_t pred_ready[ISA_NUM_PREDS];
-    const atrace_warp *trace;          /* a trace-driven warp: its records, else NULL */
 } sm_hw;
 
 typedef struct sm_cta {
@@ -223,7 +223,7 @@ struct reconv_ops {
 
 /* Trace-driven warps (reconv_trace.c): one entity per hw warp walking its
  * trace records, pc = record index; the trace fixes masks and control flow. */
-void sm_trace_warp_start(sm *s, unsigned hw, uint64_t cycle);
+void sm_trace_warp_start(sm *s, unsigned hw, const atrace_warp *t, uint64_t cycle);
 void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
 
 /* Entity management for policies (sm_cta.c). */
@@ -308,9 +308,8 @@ static inline const isa_program *sm_prog_of(const sm *s, unsigned e)
 static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
 {
     const sm_entity *w = &s->ent[e];
-    const sm_hw *h = &s->hw[w->hw];
-    if (h->trace)
-        return atrace_inst(s->cta[w->cta].launch->trace, h->trace, w->pc);
+    if (w->trace)
+        return atrace_inst(w->trace, w->pc);
     return isa_program_inst(sm_prog_of(s, e), w->pc);
 }
 

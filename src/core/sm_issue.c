@@ -267,8 +267,8 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     const isa_inst *in = sm_inst_of(s, e);
     isa_exec_out o;
     c->ic->clock = k;
-    if (h->trace)
-        atrace_exec(c->launch->trace, h->trace, pc, h->lanes, &o);
+    if (w->trace)
+        atrace_exec(c->launch->trace, w->trace, pc, h->lanes, &o);
     else
         isa_exec(prog, pc, h->lane, w->active, &o);
     if (o.fault)
@@ -384,7 +384,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
 
     unsigned exited = (unsigned)__builtin_popcount(o.exited);
     uint16_t cta = w->cta;
-    if (h->trace)
+    if (w->trace)
         sm_trace_after_issue(s, e, pc, &o);   /* may free e */
     else
         s->rc->after_issue(s, e, pc, &o);   /* may free e */

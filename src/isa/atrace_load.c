@@ -406,8 +406,10 @@ atrace_kernel *atrace_load(const char *path, GError **err)
     k->naddr = p.addr->len;
     k->addr = (uint64_t *)(void *)g_array_free(p.addr, FALSE);
     if (ok) {
-        for (uint64_t w = 0; w < k->ncta * k->warps_per_cta; w++)
+        for (uint64_t w = 0; w < k->ncta * k->warps_per_cta; w++) {
             k->warps[w].rec = k->rec + p.warp_first[w];
+            k->warps[w].inst = k->inst;
+        }
         char *stub = stub_text(k);
         GError *e = NULL;
         k->stub = isa_program_parse(stub, path, &e);

@@ -56,7 +56,7 @@ static void check_example(const atrace_kernel *k)
     cr_assert_eq(w1->n, 2);
 
     /* IMAD.WIDE R2 <- RZ, R4, R4: RZ is no dependence, R4 read once */
-    const isa_inst *in = atrace_inst(k, w0, 0);
+    const isa_inst *in = atrace_inst(w0, 0);
     cr_assert_eq(in->cls, ISA_CLASS_ALU_INT);
     cr_assert_eq(in->ndst, 1);
     cr_assert_eq(in->dst[0], 2);
