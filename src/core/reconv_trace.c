@@ -18,9 +18,8 @@ void sm_trace_warp_start(sm *s, unsigned hw, const atrace_warp *t, uint64_t cycl
     s->ent[e].ready_at = cycle;
 }
 
-void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
+void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc)
 {
-    (void)o;
     sm_entity *w = &s->ent[e];
     const atrace_warp *t = w->trace;
     if (pc + 1 >= t->n) {

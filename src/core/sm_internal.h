@@ -224,7 +224,7 @@ struct reconv_ops {
 /* Trace-driven warps (reconv_trace.c): one entity per hw warp walking its
  * trace records, pc = record index; the trace fixes masks and control flow. */
 void sm_trace_warp_start(sm *s, unsigned hw, const atrace_warp *t, uint64_t cycle);
-void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
+void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc);
 
 /* Entity management for policies (sm_cta.c). */
 unsigned sm_entity_new(sm *s, unsigned hw, int parent);   /* copy of parent's timing, or fresh */

@@ -385,7 +385,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     unsigned exited = (unsigned)__builtin_popcount(o.exited);
     uint16_t cta = w->cta;
     if (w->trace)
-        sm_trace_after_issue(s, e, pc, &o);   /* may free e */
+        sm_trace_after_issue(s, e, pc);   /* may free e */
     else
         s->rc->after_issue(s, e, pc, &o);   /* may free e */
     if (s->ent[e].live)

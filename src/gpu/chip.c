@@ -52,9 +52,10 @@ static gpu_kernel *kernel_for(gpu *g, const char *path, GError **err)
         if (!strcmp(k->path, path))
             return k;
     }
-    /* a trace's warps replay it: its image holds no arrays, as it is read by nobody */
-    atrace_kernel *trace = atrace_is_trace_path(path) ? atrace_load(path, err) : NULL;
-    if (atrace_is_trace_path(path) && !trace)
+    /* a trace's warps replay it (docs/traces.md): its image holds no arrays */
+    bool traced = atrace_is_trace_path(path);
+    atrace_kernel *trace = traced ? atrace_load(path, err) : NULL;
+    if (traced && !trace)
         return NULL;
     isa_program *prog = trace ? trace->stub : isa_program_load_file(path, err);
     if (!prog)

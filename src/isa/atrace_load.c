@@ -176,7 +176,7 @@ static bool reg_tok(lp *p, const char *t, uint8_t *r)
     return lerr(p, "expected a register such as R12, got '%s'", t ? t : "the end of the line");
 }
 
-static bool inst_line(lp *p, char *s, unsigned warp, uint64_t *left)
+static bool inst_line(lp *p, char *s, uint64_t *left)
 {
     if (*left == 0) return lerr(p, "more instruction lines than the warp's 'insts' count");
     (*left)--;
@@ -294,7 +294,6 @@ static bool inst_line(lp *p, char *s, unsigned warp, uint64_t *left)
         g_array_append_val(p->opcode, op);
         g_hash_table_insert(p->statics, g_string_free(key, FALSE), GUINT_TO_POINTER(rec.sidx + 1));
     }
-    (void)warp;
     g_array_append_val(p->rec, rec);
     return true;
 fail:
@@ -363,7 +362,7 @@ static bool parse(lp *p, char *text)
             left = w;
         } else {
             if (cur_warp < 0) { ok = lerr(p, "an instruction before 'warp ='"); break; }
-            ok = inst_line(p, line, (unsigned)cur_warp, &left);
+            ok = inst_line(p, line, &left);
         }
     }
     if (ok && in_tb) { p->line--; ok = lerr(p, "the file ends inside a thread block (no #END_TB)"); }

@@ -49,7 +49,8 @@ static const dinit_kind kinds[] = {
 
 static const char *const kind_names[] = {
     "zero", "const", "iota", "rand_int", "rand_float", "perm_cycle",
-    "csr_offsets", "csr_edges", "sorted_keys", "btree", "formula", "file", "graph_offsets", "graph_edges", NULL,
+    "csr_offsets", "csr_edges", "sorted_keys", "btree", "formula", "file", "graph_offsets",
+    "graph_edges", NULL,
 };
 
 /* FNV-1a of the array name: the seed of an initializer given none, so two
@@ -130,7 +131,8 @@ bool dinit_setup(dinit *d, const char *name, uint64_t base, unsigned elem_bytes,
         const char *near = dinit_nearest(call.init, kind_names);
         dinit_error(err, &ctx, MEMIMG_ERROR_UNKNOWN_INIT,
                     "unknown initializer '%s'%s%s%s (one of: zero, const, iota, rand_int, "
-                    "rand_float, perm_cycle, csr_offsets, csr_edges, sorted_keys, btree, formula, file, graph_offsets, graph_edges)",
+                    "rand_float, perm_cycle, csr_offsets, csr_edges, sorted_keys, btree, formula, "
+                    "file, graph_offsets, graph_edges)",
                     call.init, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         dinit_call_clear(&call);
         return false;
