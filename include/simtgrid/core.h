@@ -131,6 +131,10 @@ typedef struct core_launch {
     int after;                 /* index of an earlier launch to wait for, or -1 */
     const uint64_t *params;
     unsigned nparams;
+    /* A trace-driven kernel (atrace.h): its warps replay the trace instead of
+     * executing `prog`, which is then the trace's stub (registers, shared
+     * memory). NULL for a .sasm kernel. */
+    const struct atrace_kernel *trace;
 } core_launch;
 
 typedef struct dispatcher dispatcher;

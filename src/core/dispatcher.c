@@ -190,6 +190,27 @@ static bool fail(GError **err, const char *fmt, ...)
 
 #define MAX_CTAS_PER_LAUNCH (UINT64_C(1) << 24)
 
+/* A trace fixes each warp's control flow and lanes: only the stack-based
+ * baseline (PDOM) runs it, with the trace's 32-thread warps and dimensions. */
+static bool trace_launch_ok(const dispatcher *d, const core_launch *l, const char *name, GError **err)
+{
+    const atrace_kernel *t = l->trace;
+    if (strcmp(d->p.reconv->name, "pdom") != 0)
+        return fail(err, "launch %s: %s is a trace, whose warps cannot change their control flow; "
+                    "core.reconv = %s forms warps dynamically and cannot run it (use pdom)",
+                    name, t->file, d->p.reconv->name);
+    if (d->p.warp_size != 32)
+        return fail(err, "launch %s: %s records 32-thread warps, but core.warp_size = %u", name,
+                    t->file, d->p.warp_size);
+    for (unsigned i = 0; i < 3; i++)
+        if (l->grid[i] != t->grid[i] || l->block[i] != t->block[i])
+            return fail(err, "launch %s: grid (%u,%u,%u) and block (%u,%u,%u) differ from the trace's "
+                        "(%u,%u,%u) and (%u,%u,%u) in %s", name, l->grid[0], l->grid[1], l->grid[2],
+                        l->block[0], l->block[1], l->block[2], t->grid[0], t->grid[1], t->grid[2],
+                        t->block[0], t->block[1], t->block[2], t->file);
+    return true;
+}
+
 int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
 {
     const char *name = l->name ? l->name : "(unnamed)";
@@ -215,6 +236,8 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
              (int)d->nlaunches - 1);
         return -1;
     }
+    if (l->trace && !trace_launch_ok(d, l, name, err))
+        return -1;
     uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
     uint64_t nwarps = (threads + p->warp_size - 1) / p->warp_size;
     uint64_t alloc = nwarps * p->warp_size;
@@ -252,6 +275,7 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     L.rt.threads_alloc = (unsigned)alloc;
     L.rt.regs = (unsigned)regs;
     L.rt.smem = (unsigned)smem;
+    L.rt.trace = l->trace;
     L.sm_first = l->sm_first;
     L.sm_last = l->sm_last;
     L.start = l->start;

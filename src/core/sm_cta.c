@@ -115,7 +115,11 @@ void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle)
             }
         }
         c->hw[w] = (uint16_t)next_hw;
-        s->rc->warp_start(s, next_hw, cycle);
+        if (l->trace) {
+            sm_trace_warp_start(s, next_hw, atrace_warp_of(l->trace, c->id, w), cycle);
+        } else {
+            s->rc->warp_start(s, next_hw, cycle);
+        }
     }
 }
 

@@ -13,6 +13,7 @@
 #ifndef SIMTGRID_CORE_SM_INTERNAL_H
 #define SIMTGRID_CORE_SM_INTERNAL_H
 
+#include "simtgrid/atrace.h"
 #include "simtgrid/core.h"
 #include "simtgrid/memport.h"
 #include "core/pdom.h"
@@ -29,6 +30,7 @@ typedef struct core_launch_rt {
     unsigned nwarps;              /* warps per CTA */
     unsigned threads_alloc;       /* nwarps * warp_size */
     unsigned regs, smem;          /* per CTA */
+    const atrace_kernel *trace;   /* trace-driven warps, or NULL */
 } core_launch_rt;
 
 /* Dispatcher -> SM: start this CTA. SM -> dispatcher: it finished. */
@@ -60,6 +62,7 @@ typedef struct sm_entity {
     uint32_t sb_pc;
     uint64_t sb_epoch;
     uint64_t sb_until;
+    const atrace_warp *trace;   /* a trace-driven warp: pc indexes its records; else NULL */
 } sm_entity;
 
 typedef struct sm_hw {
@@ -218,6 +221,11 @@ struct reconv_ops {
 };
 
 
+/* Trace-driven warps (reconv_trace.c): one entity per hw warp walking its
+ * trace records, pc = record index; the trace fixes masks and control flow. */
+void sm_trace_warp_start(sm *s, unsigned hw, const atrace_warp *t, uint64_t cycle);
+void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc);
+
 /* Entity management for policies (sm_cta.c). */
 unsigned sm_entity_new(sm *s, unsigned hw, int parent);   /* copy of parent's timing, or fresh */
 void sm_entity_free(sm *s, unsigned e);
@@ -295,6 +303,14 @@ static inline bool sm_is_global(const isa_inst *in)
 static inline const isa_program *sm_prog_of(const sm *s, unsigned e)
 {
     return s->cta[s->ent[e].cta].launch->il.prog;
+}
+/* The instruction entity e is at: its program's, or its trace record's. */
+static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
+{
+    const sm_entity *w = &s->ent[e];
+    if (w->trace)
+        return atrace_inst(w->trace, w->pc);
+    return isa_program_inst(sm_prog_of(s, e), w->pc);
 }
 
 /* sm.c */

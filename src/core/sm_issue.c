@@ -54,7 +54,7 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         *wake = min_u64(*wake, w->ready_at);
         return WS_DEP;
     }
-    const isa_inst *in = isa_program_inst(sm_prog_of(s, e), w->pc);
+    const isa_inst *in = sm_inst_of(s, e);
     if (s->p.discipline == CORE_SCOREBOARD) {
         /* The registers' ready times only change when the warp's scoreboard
          * is written (its epoch moves), so a wait found earlier still holds
@@ -264,10 +264,13 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     sm_hw *h = &s->hw[w->hw];
     const isa_program *prog = c->launch->il.prog;
     uint32_t pc = w->pc;
-    const isa_inst *in = isa_program_inst(prog, pc);
+    const isa_inst *in = sm_inst_of(s, e);
     isa_exec_out o;
     c->ic->clock = k;
-    isa_exec(prog, pc, h->lane, w->active, &o);
+    if (w->trace)
+        atrace_exec(c->launch->trace, w->trace, pc, h->lanes, &o);
+    else
+        isa_exec(prog, pc, h->lane, w->active, &o);
     if (o.fault)
         fault(s, e, pc, &o);
     unsigned nthreads = (unsigned)__builtin_popcount(w->active);
@@ -381,7 +384,10 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
 
     unsigned exited = (unsigned)__builtin_popcount(o.exited);
     uint16_t cta = w->cta;
-    s->rc->after_issue(s, e, pc, &o);   /* may free e */
+    if (w->trace)
+        sm_trace_after_issue(s, e, pc);   /* may free e */
+    else
+        s->rc->after_issue(s, e, pc, &o);   /* may free e */
     if (s->ent[e].live)
         s->status[e] = WS_DEP;
     if (exited)
@@ -413,7 +419,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
         if (id < 0)
             return;
         const sm_entity *w = &s->ent[id];
-        const isa_inst *in = isa_program_inst(sm_prog_of(s, (unsigned)id), w->pc);
+        const isa_inst *in = sm_inst_of(s, (unsigned)id);
         unsigned u = sm_unit_of(&s->p, in);
         if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
             t->threads + (unsigned)__builtin_popcount(w->active) > s->p.warp_size) {

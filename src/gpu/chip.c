@@ -52,20 +52,29 @@ static gpu_kernel *kernel_for(gpu *g, const char *path, GError **err)
         if (!strcmp(k->path, path))
             return k;
     }
-    isa_program *prog = isa_program_load_file(path, err);
+    /* a trace's warps replay it (docs/traces.md): its image holds no arrays */
+    bool traced = atrace_is_trace_path(path);
+    atrace_kernel *trace = traced ? atrace_load(path, err) : NULL;
+    if (traced && !trace)
+        return NULL;
+    isa_program *prog = trace ? trace->stub : isa_program_load_file(path, err);
     if (!prog)
         return NULL;
     /* Launches of the same kernel file share its arrays, so a later launch
      * sees what an earlier one wrote. */
     memimg *mem = isa_program_new_memimg(prog, (uint64_t)cfg_int(g->cfg, "sim.seed"), err);
     if (!mem) {
-        isa_program_free(prog);
+        if (trace)
+            atrace_free(trace);
+        else
+            isa_program_free(prog);
         return NULL;
     }
     gpu_kernel *k = g_new0(gpu_kernel, 1);
     k->path = g_strdup(path);
     k->prog = prog;
     k->mem = mem;
+    k->trace = trace;
     g_ptr_array_add(g->kernels, k);
     return k;
 }
@@ -92,7 +101,8 @@ static bool add_launches(gpu *g, GError **err)
                     after = (int)j;
         core_launch cl = {.name = l->name, .prog = k->prog, .mem = k->mem,
                           .sm_first = l->sm_first, .sm_last = l->sm_last, .start = l->start,
-                          .after = after, .params = g->params[i], .nparams = l->nargs};
+                          .after = after, .params = g->params[i], .nparams = l->nargs,
+                          .trace = k->trace};
         memcpy(cl.grid, l->grid, sizeof cl.grid);
         memcpy(cl.block, l->block, sizeof cl.block);
         GError *e = NULL;
@@ -308,7 +318,10 @@ void gpu_free(gpu *g)
     for (unsigned i = 0; i < g->kernels->len; i++) {
         gpu_kernel *k = g_ptr_array_index(g->kernels, i);
         memimg_free(k->mem);
-        isa_program_free(k->prog);
+        if (k->trace)
+            atrace_free(k->trace);
+        else
+            isa_program_free(k->prog);
         g_free(k->path);
         g_free(k);
     }

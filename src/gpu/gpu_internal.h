@@ -2,6 +2,7 @@
 #ifndef SIMTGRID_GPU_INTERNAL_H
 #define SIMTGRID_GPU_INTERNAL_H
 
+#include "simtgrid/atrace.h"
 #include "simtgrid/core.h"
 #include "simtgrid/gpu.h"
 #include "simtgrid/ideal_mem.h"
@@ -12,8 +13,9 @@ typedef struct gpu_hier gpu_hier;   /* L1s, crossbars, L2 slices, DRAM (gpu_hier
 
 typedef struct gpu_kernel {
     char *path;
-    isa_program *prog;
+    isa_program *prog;         /* owned; a trace's stub is owned by its trace */
     memimg *mem;
+    atrace_kernel *trace;      /* a trace-driven kernel (.traceg), or NULL */
 } gpu_kernel;
 
 struct gpu {

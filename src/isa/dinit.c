@@ -27,6 +27,9 @@ static const char *const args_keys[] = {"seed", "step", "start", NULL};
 static const char *const args_btree[] = {"P", "width", "block", "levels", "seed", "step", "start",
                                          NULL};
 
+static const char *const args_file[] = {"path", "format", NULL};
+static const char *const args_graph[] = {"path", "format", "undirected", "vertices", NULL};
+
 static const dinit_kind kinds[] = {
     {"zero", args_none, dinit_setup_basic},
     {"const", args_const, dinit_setup_basic},
@@ -38,12 +41,16 @@ static const dinit_kind kinds[] = {
     {"csr_edges", args_csr, dinit_setup_csr},
     {"sorted_keys", args_keys, dinit_setup_keys},
     {"btree", args_btree, dinit_setup_btree},
+    {"file", args_file, dinit_setup_file},
+    {"graph_offsets", args_graph, dinit_setup_graph},
+    {"graph_edges", args_graph, dinit_setup_graph},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
 
 static const char *const kind_names[] = {
     "zero", "const", "iota", "rand_int", "rand_float", "perm_cycle",
-    "csr_offsets", "csr_edges", "sorted_keys", "btree", "formula", NULL,
+    "csr_offsets", "csr_edges", "sorted_keys", "btree", "formula", "file", "graph_offsets",
+    "graph_edges", NULL,
 };
 
 /* FNV-1a of the array name: the seed of an initializer given none, so two
@@ -124,7 +131,8 @@ bool dinit_setup(dinit *d, const char *name, uint64_t base, unsigned elem_bytes,
         const char *near = dinit_nearest(call.init, kind_names);
         dinit_error(err, &ctx, MEMIMG_ERROR_UNKNOWN_INIT,
                     "unknown initializer '%s'%s%s%s (one of: zero, const, iota, rand_int, "
-                    "rand_float, perm_cycle, csr_offsets, csr_edges, sorted_keys, btree, formula)",
+                    "rand_float, perm_cycle, csr_offsets, csr_edges, sorted_keys, btree, formula, "
+                    "file, graph_offsets, graph_edges)",
                     call.init, near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
         dinit_call_clear(&call);
         return false;

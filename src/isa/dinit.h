@@ -161,6 +161,10 @@ bool dinit_setup_perm(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GE
 bool dinit_setup_csr(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
 bool dinit_setup_keys(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
 bool dinit_setup_btree(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
+bool dinit_setup_file(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
+bool dinit_setup_graph(dinit *d, const dinit_call *call, const dinit_ctx *ctx, GError **err);
+/* `path` relative to the folder of the file named by origin ("file:line"). */
+char *dinit_resolve_path(const char *origin, const char *path);
 /* formula(expr): `expr` is the text between the parentheses (dinit_formula.c). */
 bool dinit_setup_formula(dinit *d, const char *expr, const dinit_ctx *ctx, GError **err);
 

@@ -141,7 +141,24 @@ static bool split_call(dinit_call *call, const dinit_ctx *ctx, GError **err)
             }
             p = skip_ws(p + 1);
             char *val = p;
-            while (is_value_char(*p)) p++;
+            if (*p == '"') { /* a quoted value (a file path): anything up to the next quote */
+                char *close = strchr(p + 1, '"');
+                if (!close) {
+                    g_snprintf(what, sizeof what, "a closing '\"' for argument '%s'", key);
+                    syntax_error(err, ctx, call, p + strlen(p), what);
+                    return false;
+                }
+                val = p + 1;
+                *close = '\0';
+                p = close + 1;
+                if (val == close) {
+                    g_snprintf(what, sizeof what, "a non-empty value for argument '%s'", key);
+                    syntax_error(err, ctx, call, close, what);
+                    return false;
+                }
+            } else {
+                while (is_value_char(*p)) p++;
+            }
             if (p == val) {
                 g_snprintf(what, sizeof what, "a value for argument '%s'", key);
                 syntax_error(err, ctx, call, p, what);
