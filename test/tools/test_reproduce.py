@@ -50,6 +50,8 @@ class Verdict(unittest.TestCase):
         self.assertEqual(V.within(2.0, 2.001), V.DIFFERS)
         self.assertEqual(V.best(8, 8), V.MATCH)
         self.assertEqual(V.best(8, 16), V.DIFFERS)
+        self.assertEqual(V.best(8, "8"), V.MATCH)      # a CSV value is text
+        self.assertEqual(V.best(8, "80"), V.DIFFERS)
         # 95% idle: a third is 31.67, so 63.33 .. 126.67 match
         self.assertEqual(V.value(95, 64.0), V.MATCH)
         self.assertEqual(V.value(95, 63.0), V.DIFFERS)
