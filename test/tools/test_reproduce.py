@@ -127,6 +127,10 @@ class Rows(unittest.TestCase):
         r = self.row(kind="within", paper=1.7, bound=2.0, metric="hr", mean="arithmetic")
         self.assertAlmostEqual(r["sim"], -1.0)
         self.assertEqual(r["verdict"], V.MATCH)
+        # in points: (0.49 - 0.5) and (1 - 1) -> -1 and 0 points, mean -0.5
+        r = self.row(kind="within", paper=1.7, bound=2.0, metric="hr", points=True)
+        self.assertAlmostEqual(r["sim"], -0.5)
+        self.assertEqual(r["verdict"], V.MATCH)
         # G=8: sqrt(1.25 * 1.6) = 1.414; G=16: sqrt(1.0 * 2.0) = 1.414 too;
         # with b only: 1.6 vs 2.0 -> best is 16
         r = self.row(kind="best", paper=8, over="G", values=["8", "16"], where={"sched": "2l"},

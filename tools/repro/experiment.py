@@ -22,7 +22,8 @@ Row kinds (field `kind`; all rows have name, source, paper):
             lower_better (a time: the gain is base / test). A where-dict may
             hold "@scenario": KEY to take that point from another scenario.
   within    as speedup, but the paper gives a bound: match if |sim| <= bound
-            (field bound, default the paper's number)
+            (field bound, default the paper's number); with points: true
+            the difference of a rate in percentage points, arithmetic mean
   sign      as speedup, but the paper gives only the direction: paper "+"/"-"
   best      the sweep value with the highest mean speedup over base:
             scenario, base, over (swept column), values, where (fixed columns)
@@ -156,7 +157,14 @@ def evaluate_row(e, r, results, benches):
         return out
     metric = r.get("metric", e["metric"])
     mean = r.get("mean", e["mean"])
-    if kind in ("speedup", "within", "sign"):
+    if kind == "within" and r.get("points"):
+        # a rate compared in percentage points: mean of (test - base) x 100
+        sim = V.mean("arithmetic", [
+            (_num(point(results, r["scenario"], r["test"], b), metric, b)
+             - _num(point(results, r["scenario"], r["base"], b), metric, b)) * 100.0
+            for b in members])
+        out["verdict"] = V.within(r.get("bound", r["paper"]), sim)
+    elif kind in ("speedup", "within", "sign"):
         rs = ratios(e, results, r["scenario"], r["base"], r["test"], members, metric,
                     r.get("lower_better", False))
         sim = (V.mean(mean, rs.values()) - 1.0) * 100.0
