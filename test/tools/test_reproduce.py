@@ -50,6 +50,8 @@ class Verdict(unittest.TestCase):
         self.assertEqual(V.within(2.0, 2.001), V.DIFFERS)
         self.assertEqual(V.best(8, 8), V.MATCH)
         self.assertEqual(V.best(8, 16), V.DIFFERS)
+        self.assertEqual(V.best(8, "8"), V.MATCH)      # a CSV value is text
+        self.assertEqual(V.best(8, "80"), V.DIFFERS)
         # 95% idle: a third is 31.67, so 63.33 .. 126.67 match
         self.assertEqual(V.value(95, 64.0), V.MATCH)
         self.assertEqual(V.value(95, 63.0), V.DIFFERS)
@@ -124,6 +126,10 @@ class Rows(unittest.TestCase):
         # hit rate ratios 0.98 and 1.0, arithmetic mean 0.99 -> -1%: within 2
         r = self.row(kind="within", paper=1.7, bound=2.0, metric="hr", mean="arithmetic")
         self.assertAlmostEqual(r["sim"], -1.0)
+        self.assertEqual(r["verdict"], V.MATCH)
+        # in points: (0.49 - 0.5) and (1 - 1) -> -1 and 0 points, mean -0.5
+        r = self.row(kind="within", paper=1.7, bound=2.0, metric="hr", points=True)
+        self.assertAlmostEqual(r["sim"], -0.5)
         self.assertEqual(r["verdict"], V.MATCH)
         # G=8: sqrt(1.25 * 1.6) = 1.414; G=16: sqrt(1.0 * 2.0) = 1.414 too;
         # with b only: 1.6 vs 2.0 -> best is 16

@@ -18,13 +18,17 @@ Row kinds (field `kind`; all rows have name, source, paper):
   speedup   mean over benchmarks of metric(test) / metric(base), as a change
             in %: scenario, base, test (column -> value), benchmarks (a list,
             a group name or "all"), optional tolerance (paper 0 = "none"),
-            optional metric and mean overriding the experiment's
+            optional metric and mean overriding the experiment's, optional
+            lower_better (a time: the gain is base / test). A where-dict may
+            hold "@scenario": KEY to take that point from another scenario.
   within    as speedup, but the paper gives a bound: match if |sim| <= bound
-            (field bound, default the paper's number)
+            (field bound, default the paper's number); with points: true
+            the difference of a rate in percentage points, arithmetic mean
   sign      as speedup, but the paper gives only the direction: paper "+"/"-"
   best      the sweep value with the highest mean speedup over base:
             scenario, base, over (swept column), values, where (fixed columns)
-  value     a plain level: mean of metric * scale over benchmarks at `where`
+  value     a plain level: mean of metric (/ column `per`) * scale over the
+            benchmarks, at the point `where`
   not_modelled  missing: the parameter or mechanism that does not exist yet
 """
 import csv
@@ -98,9 +102,10 @@ def read_csv(path):
 
 
 def pick(rows, where, path="results"):
-    """The first CSV row whose columns equal `where` (values as strings)."""
+    """The first CSV row whose columns equal `where` (values as strings;
+    keys starting with '@' select the scenario and are skipped here)."""
     for r in rows:
-        if all(str(r.get(k)) == str(v) for k, v in where.items()):
+        if all(str(r.get(k)) == str(v) for k, v in where.items() if not k.startswith("@")):
             return r
     raise ExperimentError(f"{path}: no point with {where}")
 
@@ -119,14 +124,20 @@ def _num(r, col, path):
         raise ExperimentError(f"{path}: column '{col}' missing or not a number")
 
 
-def ratios(e, results, scenario, base, test, benches, metric):
-    """{bench: metric(test) / metric(base)} over the benchmarks given."""
+def point(results, scenario, where, bench):
+    """The CSV row of one point; where["@scenario"] may name another scenario
+    of the experiment (to compare two kernels, which a sweep cannot)."""
+    return pick(results[(where.get("@scenario", scenario), bench)], where, bench)
+
+
+def ratios(e, results, scenario, base, test, benches, metric, lower_better=False):
+    """{bench: metric(test) / metric(base)} over the benchmarks given, or
+    base / test for a time (lower_better), so that > 1 is always a gain."""
     out = {}
     for b in benches:
-        rows = results[(scenario, b)]
-        x = _num(pick(rows, test, b), metric, b)
-        y = _num(pick(rows, base, b), metric, b)
-        out[b] = x / y
+        x = _num(point(results, scenario, test, b), metric, b)
+        y = _num(point(results, scenario, base, b), metric, b)
+        out[b] = y / x if lower_better else x / y
     return out
 
 
@@ -146,8 +157,16 @@ def evaluate_row(e, r, results, benches):
         return out
     metric = r.get("metric", e["metric"])
     mean = r.get("mean", e["mean"])
-    if kind in ("speedup", "within", "sign"):
-        rs = ratios(e, results, r["scenario"], r["base"], r["test"], members, metric)
+    if kind == "within" and r.get("points"):
+        # a rate compared in percentage points: mean of (test - base) x 100
+        sim = V.mean("arithmetic", [
+            (_num(point(results, r["scenario"], r["test"], b), metric, b)
+             - _num(point(results, r["scenario"], r["base"], b), metric, b)) * 100.0
+            for b in members])
+        out["verdict"] = V.within(r.get("bound", r["paper"]), sim)
+    elif kind in ("speedup", "within", "sign"):
+        rs = ratios(e, results, r["scenario"], r["base"], r["test"], members, metric,
+                    r.get("lower_better", False))
         sim = (V.mean(mean, rs.values()) - 1.0) * 100.0
         if kind == "speedup":
             out["verdict"] = V.change(r["paper"], sim, r.get("tolerance"))
@@ -162,8 +181,11 @@ def evaluate_row(e, r, results, benches):
         out["curve"] = curve
     else:  # value
         scale = r.get("scale", 1.0)
-        xs = [_num(pick(results[(r["scenario"], b)], r.get("where", {}), b), metric, b) * scale
-              for b in members]
+        xs = []
+        for b in members:
+            pt = point(results, r["scenario"], r.get("where", {}), b)
+            per = _num(pt, r["per"], b) if "per" in r else 1.0
+            xs.append(_num(pt, metric, b) / per * scale)
         sim = V.mean(mean, xs)
         out["verdict"] = V.value(r["paper"], sim)
     out["sim"] = sim
@@ -193,11 +215,10 @@ def bench_table(e, t, results, benches):
              [c["label"] for c in cols[1:]]
     rows, norm = [], [[] for _ in cols[1:]]
     for b in benches:
-        res = results[(t["scenario"], b)]
-        base = _num(pick(res, cols[0]["where"], b), metric, b)
+        base = _num(point(results, t["scenario"], cols[0]["where"], b), metric, b)
         cells = [b, group_of.get(b, ""), f"{base:.3f}"]
         for i, c in enumerate(cols[1:]):
-            x = _num(pick(res, c["where"], b), metric, b) / base
+            x = _num(point(results, t["scenario"], c["where"], b), metric, b) / base
             norm[i].append(x)
             cells.append(f"{x:.3f}")
         rows.append(cells)

@@ -40,7 +40,8 @@ def within(bound, sim):
 
 
 def best(paper, sim):
-    return MATCH if paper == sim else DIFFERS
+    # sweep values come from CSVs as text; the paper's may be a number
+    return MATCH if str(paper) == str(sim) else DIFFERS
 
 
 def sign(paper, sim):
