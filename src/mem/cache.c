@@ -32,7 +32,11 @@ cache *cache_new(const cache_params *p)
     c->repl = replace_new(&rp, p->sets, p->ways);
     c->mshr = mshr_new(p->mshr_entries, p->mshr_merge);
     c->q = calloc(p->miss_queue, sizeof *c->q);
-    bool hist_ok = !p->miss_taxonomy || cache_history_init(&c->hist, 4 * lines);
+    /* The history keeps at least the last 8 x lines evictions (and at least
+     * 128), so a line re-missed within eight cache capacities of evictions
+     * is classified exactly; see docs/cache.md. */
+    size_t hist_records = 16 * lines > 256 ? 16 * lines : 256;
+    bool hist_ok = !p->miss_taxonomy || cache_history_init(&c->hist, 4 * lines, hist_records);
     if (!c->tag || !c->valid || !c->dirty || !c->reserved || !c->fetch_warp || !c->fetch_pc ||
         !c->repl || !c->mshr || !c->q || !hist_ok) {
         cache_free(c);

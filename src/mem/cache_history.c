@@ -8,16 +8,41 @@ static size_t slot_of(uint64_t key, size_t cap)
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
 }
 
-bool cache_history_init(cache_history *h, size_t initial_cap)
+static size_t pow2_at_least(size_t n)
 {
     size_t cap = 16;
-    while (cap < initial_cap)
+    while (cap < n)
         cap *= 2;
+    return cap;
+}
+
+static bool alloc_table(cache_history *h, size_t cap)
+{
     h->key = calloc(cap, sizeof *h->key);
+    h->stamp = calloc(cap, sizeof *h->stamp);
     h->warp = calloc(cap, sizeof *h->warp);
     h->cap = cap;
+    return h->key && h->stamp && h->warp;
+}
+
+static void free_table(cache_history *h)
+{
+    free(h->key);
+    free(h->stamp);
+    free(h->warp);
+    h->key = NULL;
+    h->stamp = NULL;
+    h->warp = NULL;
+}
+
+bool cache_history_init(cache_history *h, size_t initial_cap, size_t max_records)
+{
+    h->max_len = max_records < 2 ? 2 : max_records;
+    h->max_cap = pow2_at_least(2 * h->max_len);
+    size_t cap = pow2_at_least(initial_cap);
     h->len = 0;
-    if (!h->key || !h->warp) {
+    h->serial = 0;
+    if (!alloc_table(h, cap < h->max_cap ? cap : h->max_cap)) {
         cache_history_free(h);
         return false;
     }
@@ -26,10 +51,7 @@ bool cache_history_init(cache_history *h, size_t initial_cap)
 
 void cache_history_free(cache_history *h)
 {
-    free(h->key);
-    free(h->warp);
-    h->key = NULL;
-    h->warp = NULL;
+    free_table(h);
     h->cap = h->len = 0;
 }
 
@@ -42,28 +64,28 @@ static size_t find(const uint64_t *keys, size_t cap, uint64_t key)
     return i;
 }
 
-static bool grow(cache_history *h)
+/* Rebuilds the table at `cap` slots keeping only the records put less than
+ * `keep` puts ago (all of them when keep is 0). Stamps are distinct (each
+ * put gives one record the next serial), so exactly min(len, keep) stay. */
+static bool rebuild(cache_history *h, size_t cap, uint32_t keep)
 {
-    size_t cap = h->cap * 2;
-    uint64_t *key = calloc(cap, sizeof *key);
-    uint16_t *warp = calloc(cap, sizeof *warp);
-    if (!key || !warp) {
-        free(key);
-        free(warp);
+    cache_history old = *h;
+    if (!alloc_table(h, cap)) {
+        free_table(h);
+        *h = old;
         return false;
     }
-    for (size_t i = 0; i < h->cap; i++) {
-        if (!h->key[i])
+    h->len = 0;
+    for (size_t i = 0; i < old.cap; i++) {
+        if (!old.key[i] || (keep && (uint32_t)(h->serial - old.stamp[i]) >= keep))
             continue;
-        size_t j = find(key, cap, h->key[i]);
-        key[j] = h->key[i];
-        warp[j] = h->warp[i];
+        size_t j = find(h->key, cap, old.key[i]);
+        h->key[j] = old.key[i];
+        h->stamp[j] = old.stamp[i];
+        h->warp[j] = old.warp[i];
+        h->len++;
     }
-    free(h->key);
-    free(h->warp);
-    h->key = key;
-    h->warp = warp;
-    h->cap = cap;
+    free_table(&old);
     return true;
 }
 
@@ -72,16 +94,21 @@ void cache_history_put(cache_history *h, uint64_t line, uint16_t warp)
     if (!h->cap)
         return;
     uint64_t key = line | 1;
+    h->serial++;
     size_t i = find(h->key, h->cap, key);
     if (!h->key[i]) {
-        if (2 * (h->len + 1) > h->cap) {
-            if (!grow(h))
-                return;
-            i = find(h->key, h->cap, key);
-        }
+        bool ok = true;
+        if (h->len + 1 > h->max_len)   /* full: forget the older half */
+            ok = rebuild(h, h->cap, (uint32_t)(h->max_len / 2));
+        else if (2 * (h->len + 1) > h->cap)
+            ok = rebuild(h, h->cap * 2, 0);
+        if (!ok)
+            return;
+        i = find(h->key, h->cap, key);
         h->key[i] = key;
         h->len++;
     }
+    h->stamp[i] = h->serial;
     h->warp[i] = warp;
 }
 

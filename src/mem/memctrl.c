@@ -23,6 +23,27 @@
 
 /* ---- waiting lists ----------------------------------------------------- */
 
+static void activate(memctrl *mc, uint32_t k)
+{
+    if (mc->active_pos[k] != MC_NONE)
+        return;
+    mc->active_pos[k] = mc->nactive;
+    mc->active[mc->nactive++] = k;
+}
+
+/* Bank k leaves the active set once it holds no request. */
+static void maybe_deactivate(memctrl *mc, uint32_t k)
+{
+    const mc_bank *b = &mc->banks[k];
+    uint32_t pos = mc->active_pos[k];
+    if (b->waiting || b->bound != MC_NONE || pos == MC_NONE)
+        return;
+    uint32_t last = mc->active[--mc->nactive];
+    mc->active[pos] = last;
+    mc->active_pos[last] = pos;
+    mc->active_pos[k] = MC_NONE;
+}
+
 static void link_waiting(memctrl *mc, uint32_t i)
 {
     mc_req *r = &mc->reqs[i];
@@ -36,6 +57,7 @@ static void link_waiting(memctrl *mc, uint32_t i)
     b->tail = i;
     b->waiting++;
     b->dirty = true;
+    activate(mc, r->bank);
     r->gnext = MC_NONE;
     r->gprev = mc->gtail;
     if (mc->gtail != MC_NONE)
@@ -147,8 +169,8 @@ static mc_pick pick_next(memctrl *mc)
     mc->ops->channel_floors(mc, floors);
     for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
         floors[k] = mc_max(floors[k], mc->cur);
-    for (unsigned k = 0; k < mc->p.banks; k++) {
-        mc_bank *b = &mc->banks[k];
+    for (uint32_t a = 0; a < mc->nactive; a++) {
+        mc_bank *b = &mc->banks[mc->active[a]];
         if (b->dirty)
             refresh_candidate(mc, b);
         if (b->cand == MC_NONE)
@@ -255,6 +277,7 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     b->bound = MC_NONE;
     b->dirty = true;
     mc->busy--;
+    maybe_deactivate(mc, r->bank);
     if (r->write) {
         mc->st.writes++;
         mc->st.bytes_written += r->bytes;
@@ -360,9 +383,12 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->reqs = calloc(mc->nslots, sizeof *mc->reqs);
     mc->banks = calloc(p->banks, sizeof *mc->banks);
     mc->group_next_col = calloc(p->bank_groups, sizeof *mc->group_next_col);
+    mc->active = calloc(p->banks, sizeof *mc->active);
+    mc->active_pos = malloc(p->banks * sizeof *mc->active_pos);
     mc->heap_cap = p->queue_size + p->banks + 16;
     mc->heap = malloc(mc->heap_cap * sizeof *mc->heap);
-    if (!mc->reqs || !mc->banks || !mc->group_next_col || !mc->heap) {
+    if (!mc->reqs || !mc->banks || !mc->group_next_col || !mc->heap || !mc->active ||
+        !mc->active_pos) {
         memctrl_free(mc);
         return NULL;
     }
@@ -375,6 +401,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
         b->head = b->tail = b->bound = MC_NONE;
         b->group = k % p->bank_groups;
         b->cand = MC_NONE;
+        mc->active_pos[k] = MC_NONE;
     }
     mc->ghead = mc->gtail = MC_NONE;
     mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
@@ -391,6 +418,8 @@ void memctrl_free(memctrl *mc)
     free(mc->reqs);
     free(mc->banks);
     free(mc->group_next_col);
+    free(mc->active);
+    free(mc->active_pos);
     free(mc->heap);
     free(mc);
 }

@@ -79,6 +79,11 @@ struct memctrl {
     uint32_t ghead, gtail, queued;      /* waiting (not yet bound) requests */
     uint32_t busy;                      /* bound requests */
     mc_bank *banks;
+    /* Banks with a waiting or bound request, in no particular order (the
+     * pick's order (t, rank, seq) is total, so visiting order does not
+     * matter): pick_next visits only these (issue 20). active_pos[k] is
+     * bank k's index in active, or MC_NONE. */
+    uint32_t *active, *active_pos, nactive;
     uint64_t *group_next_col;           /* full: tCCDL per bank group */
 
     /* channel-wide state (full timing; bus_free for both) */

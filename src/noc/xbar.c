@@ -2,6 +2,7 @@
  * (round-robin, iSLIP or PIM), serialization by flits, back-pressure. See
  * include/simtgrid/xbar.h for the timing contract. */
 #include <glib.h>
+#include <string.h>
 
 #include "noc/xbar_internal.h"
 
@@ -38,6 +39,12 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
     }
     x->grant = g_new(int, p->outputs);
     x->accept = g_new(int, p->inputs);
+    x->in_words = (p->inputs + 63) / 64;
+    x->out_words = (p->outputs + 63) / 64;
+    x->req = g_new0(uint64_t, (size_t)p->outputs * x->in_words);
+    x->freein = g_new0(uint64_t, x->in_words);
+    x->granted = g_new0(uint64_t, (size_t)p->inputs * x->out_words);
+    x->granted_list = g_new(unsigned, p->inputs);
     x->actor = des_actor_new(e, name, xbar_main, x);
     stats_hist_init_log2(&x->queue_delay, 16);
     if (st) {
@@ -101,10 +108,13 @@ static void voq_push(xbar *x, xbar_in *in, unsigned o, const mem_pkt *m, uint64_
     in->slots[s].pkt = *m;
     in->slots[s].arrived = cycle;
     in->slots[s].next = -1;
-    if (in->tail[o] >= 0)
+    if (in->tail[o] >= 0) {
         in->slots[in->tail[o]].next = s;
-    else
+    } else {
         in->head[o] = s;
+        unsigned i = (unsigned)(in - x->in);
+        x->req[o * x->in_words + i / 64] |= 1ull << (i % 64);
+    }
     in->tail[o] = s;
     in->used++;
     x->out[o].pending++;
@@ -115,8 +125,11 @@ static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
 {
     int s = in->head[o];
     in->head[o] = in->slots[s].next;
-    if (in->head[o] < 0)
+    if (in->head[o] < 0) {
         in->tail[o] = -1;
+        unsigned i = (unsigned)(in - x->in);
+        x->req[o * x->in_words + i / 64] &= ~(1ull << (i % 64));
+    }
     in->slots[s].next = in->free_head;
     in->free_head = s;
     if (in->used == x->p.input_buffer)
@@ -181,6 +194,7 @@ static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
     unsigned dur = (f + x->p.flits_per_cycle - 1) / x->p.flits_per_cycle;
     stats_hist_add(&x->queue_delay, c - s->arrived);
     x->in[i].busy_until = c + dur;
+    x->freein[i / 64] &= ~(1ull << (i % 64));
     x->out[o].busy_until = c + dur;
     x->out[o].pkt = s->pkt;
     x->out[o].has_pkt = true;
@@ -200,6 +214,45 @@ static bool in_free(const xbar *x, unsigned i, uint64_t c)
     return x->in[i].busy_until <= c && x->in[i].used;
 }
 
+/* The inputs free at cycle c (start_transfer clears an input's bit as it
+ * becomes busy). */
+static void compute_free_inputs(xbar *x, uint64_t c)
+{
+    memset(x->freein, 0, x->in_words * sizeof *x->freein);
+    for (unsigned i = 0; i < x->p.inputs; i++)
+        if (in_free(x, i, c))
+            x->freein[i / 64] |= 1ull << (i % 64);
+}
+
+/* First index >= from and < n set in a & b (b may be NULL), or -1. */
+static int first_set(const uint64_t *a, const uint64_t *b, unsigned from, unsigned n)
+{
+    for (unsigned w = from / 64; w * 64 < n; w++) {
+        uint64_t v = a[w] & (b ? b[w] : ~0ull);
+        if (w == from / 64)
+            v &= ~0ull << (from % 64);
+        if (v) {
+            unsigned k = w * 64 + (unsigned)__builtin_ctzll(v);
+            return k < n ? (int)k : -1;
+        }
+    }
+    return -1;
+}
+
+/* First index in the cyclic order start, start+1, ..., n-1, 0, ... set in
+ * a & b: the same answer as trying every index in turn, in time
+ * proportional to the words. */
+static int first_set_from(const uint64_t *a, const uint64_t *b, unsigned start, unsigned n)
+{
+    int k = first_set(a, b, start, n);
+    if (k < 0 && start > 0) {
+        k = first_set(a, b, 0, start);
+        if (k >= (int)start)
+            k = -1;
+    }
+    return k;
+}
+
 static uint64_t rng_next(xbar *x)
 {
     x->rng ^= x->rng << 13;
@@ -213,56 +266,64 @@ static uint64_t rng_next(xbar *x)
 static void arbitrate_rr(xbar *x, uint64_t c)
 {
     unsigned n = x->p.inputs;
+    compute_free_inputs(x, c);
     for (unsigned o = 0; o < x->p.outputs; o++) {
         if (!out_free(x, o, c))
             continue;
-        for (unsigned k = 0; k < n; k++) {
-            unsigned i = (x->out[o].rr + k) % n;
-            if (in_free(x, i, c) && x->in[i].head[o] >= 0) {
-                start_transfer(x, i, o, c);
-                x->out[o].rr = (i + 1) % n;
-                break;
-            }
+        int i = first_set_from(&x->req[o * x->in_words], x->freein, x->out[o].rr, n);
+        if (i >= 0) {
+            start_transfer(x, (unsigned)i, o, c);
+            x->out[o].rr = ((unsigned)i + 1) % n;
         }
     }
 }
 
 /* iSLIP (pointers move only on a first-iteration accept) or PIM (random
- * grants and accepts): request, grant, accept, repeated `iterations` times. */
+ * grants and accepts): request, grant, accept, repeated `iterations` times.
+ * Grants and accepts search bit sets of the requests present rather than
+ * every input for every output (issue 20); the choices are the same. */
 static void arbitrate_matching(xbar *x, uint64_t c, bool pim)
 {
     unsigned ni = x->p.inputs, no = x->p.outputs;
+    compute_free_inputs(x, c);
     for (unsigned it = 0; it < x->p.iterations; it++) {
-        bool any = false;
+        unsigned ngranted = 0;
         for (unsigned o = 0; o < no; o++) {
             x->grant[o] = -1;
             if (!out_free(x, o, c))
                 continue;
             unsigned start = pim ? (unsigned)(rng_next(x) % ni) : x->out[o].rr;
-            for (unsigned k = 0; k < ni; k++) {
-                unsigned i = (start + k) % ni;
-                if (in_free(x, i, c) && x->in[i].head[o] >= 0) {
-                    x->grant[o] = (int)i;
-                    any = true;
-                    break;
-                }
-            }
+            int i = first_set_from(&x->req[o * x->in_words], x->freein, start, ni);
+            if (i < 0)
+                continue;
+            x->grant[o] = i;
+            uint64_t *g = &x->granted[(size_t)i * x->out_words];
+            bool first = true;
+            for (unsigned w = 0; w < x->out_words; w++)
+                first = first && !g[w];
+            if (first)
+                x->granted_list[ngranted++] = (unsigned)i;
+            g[o / 64] |= 1ull << (o % 64);
         }
-        if (!any)
+        if (!ngranted)
             return;
         for (unsigned i = 0; i < ni; i++)
             x->accept[i] = -1;
-        for (unsigned i = 0; i < ni; i++) {
-            if (!in_free(x, i, c))
-                continue;
-            unsigned start = pim ? (unsigned)(rng_next(x) % no) : x->in[i].rr;
-            for (unsigned k = 0; k < no; k++) {
-                unsigned o = (start + k) % no;
-                if (x->grant[o] == (int)i) {
-                    x->accept[i] = (int)o;
-                    break;
+        /* PIM draws a number for every free input, granted or not: keep
+         * the same sequence of draws. */
+        if (pim)
+            for (unsigned i = 0; i < ni; i++)
+                if (x->freein[i / 64] >> (i % 64) & 1) {
+                    unsigned start = (unsigned)(rng_next(x) % no);
+                    uint64_t *g = &x->granted[(size_t)i * x->out_words];
+                    x->accept[i] = first_set_from(g, NULL, start, no);
                 }
-            }
+        for (unsigned k = 0; k < ngranted; k++) {
+            unsigned i = x->granted_list[k];
+            uint64_t *g = &x->granted[(size_t)i * x->out_words];
+            if (!pim)
+                x->accept[i] = first_set_from(g, NULL, x->in[i].rr, no);
+            memset(g, 0, x->out_words * sizeof *g);
         }
         for (unsigned i = 0; i < ni; i++) {
             int o = x->accept[i];

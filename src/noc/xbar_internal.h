@@ -40,6 +40,13 @@ struct xbar {
     xbar_in *in;
     xbar_out *out;
     int *grant, *accept;
+    /* Bit sets that let arbitration visit only the requests present:
+     * req[o * in_words ..] the inputs with a packet queued for output o,
+     * freein the inputs free this cycle, granted[i * out_words ..] the
+     * outputs that granted input i in the current iteration. */
+    unsigned in_words, out_words;
+    uint64_t *req, *freein, *granted;
+    unsigned *granted_list;
     unsigned queued, in_flight;
     uint64_t cur_cycle;
     uint64_t rng;

@@ -152,7 +152,7 @@ Test(reference, examples_match_stored_statistics_and_repeat_exactly)
         char *o3 = g_build_filename(tmp, "c", NULL);
         run_scenario(src, s, o1, NULL);
         run_scenario(src, s, o2, NULL);
-        run_scenario(src, s, o3, "sim.simgrid_clock=lazy");
+        run_scenario(src, s, o3, "sim.simgrid_clock=exact");
         GPtrArray *names = json_files(o1);
         cr_assert_gt(names->len, 0, "%s wrote no result", s);
         for (unsigned i = 0; i < names->len; i++) {
@@ -163,14 +163,15 @@ Test(reference, examples_match_stored_statistics_and_repeat_exactly)
             char *g1 = strip_host(t1), *g2 = strip_host(t2);
             char *d = first_difference(g1, g2);
             cr_assert_null(d, "%s: two runs of the same scenario differ: %s", s, d);
-            /* The lazy SimGrid clock changes nothing but its own echo. */
+            /* The exact SimGrid clock (lazy is the default) changes nothing
+             * but its own echo. */
             char *p3 = g_build_filename(o3, n, NULL), *t3 = read_file(p3), *g3 = strip_host(t3);
-            char *echo = strstr(g3, "\"sim.simgrid_clock\": \"lazy\"");
-            cr_assert_not_null(echo, "%s: no sim.simgrid_clock echo in the lazy run", s);
-            /* 21 = strlen("\"sim.simgrid_clock\": "), 27 = that + strlen("\"lazy\"") */
-            char *fixed = g_strdup_printf("%.*s\"exact\"%s", (int)(echo - g3) + 21, g3, echo + 27);
+            char *echo = strstr(g3, "\"sim.simgrid_clock\": \"exact\"");
+            cr_assert_not_null(echo, "%s: no sim.simgrid_clock echo in the exact run", s);
+            /* 21 = strlen("\"sim.simgrid_clock\": "), 28 = that + strlen("\"exact\"") */
+            char *fixed = g_strdup_printf("%.*s\"lazy\"%s", (int)(echo - g3) + 21, g3, echo + 28);
             d = first_difference(g1, fixed);
-            cr_assert_null(d, "%s: the lazy SimGrid clock changed the results: %s", s, d);
+            cr_assert_null(d, "%s: the exact SimGrid clock changed the results: %s", s, d);
             g_free(fixed);
             g_free(g3);
             g_free(t3);

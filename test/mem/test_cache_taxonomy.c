@@ -1,6 +1,7 @@
 /* The L1 miss taxonomy on a constructed sequence: cold (never evicted),
  * intra-warp (last evicted by the missing warp), inter-warp (by another). */
 #include "test_cache_util.h"
+#include "mem/cache_history.h"
 
 /* Load (must miss), fill; returns the miss class. */
 static cache_miss_class miss(cache *c, uint64_t addr, uint16_t warp, uint64_t now)
@@ -73,18 +74,64 @@ Test(cache_taxonomy, store_invalidation_counts_as_eviction)
 
 Test(cache_taxonomy, history_grows_past_its_first_table)
 {
-    /* 1 set x 1 way: each of 300 lines evicts the previous one, so the
-     * history ends with 299 records (its first table holds 16 slots, growing
-     * at half load). Every line's second miss is intra-warp: warp 1 evicted
-     * all of them. */
+    /* 1 set x 1 way: each of 100 lines evicts the previous one, so the
+     * history holds 99 records (its first table has 16 slots, doubling at
+     * half load up to 256). Its window for a 1-line cache is 256 records,
+     * exact for a line followed by fewer than 128 evictions: line k's second
+     * miss comes 98 - k + k = 98 evictions after warp 1 evicted it (98 - k
+     * in the first pass, k in the second), so every one is intra-warp. */
     cache_params p = small_params(1, 1);
     cache *c = new_cache(&p);
-    for (uint64_t i = 0; i < 300; i++)
+    for (uint64_t i = 0; i < 100; i++)
         cr_assert_eq(miss(c, i * 128, 1, 10 * i), CACHE_MISS_COLD);
-    for (uint64_t i = 0; i < 299; i++)
+    for (uint64_t i = 0; i < 99; i++)
         cr_assert_eq(miss(c, i * 128, 1, 5000 + 10 * i), CACHE_MISS_INTRA_WARP, "line %llu",
                      (unsigned long long)i);
     cache_free(c);
+}
+
+Test(cache_taxonomy, history_forgets_beyond_its_window)
+{
+    /* 1000 lines through a 1-line cache: 999 evictions by warp 1, more than
+     * the 256 records the history may hold (issue 20: memory must not grow
+     * with run length). Line 0 was evicted 998 evictions before the end: it
+     * is forgotten and its miss counts as cold. Line 998, evicted last but
+     * one (its eviction by line 999, then line 999's by warp 2's miss on line
+     * 0: one eviction after it), is remembered: inter-warp for warp 2. */
+    cache_params p = small_params(1, 1);
+    cache *c = new_cache(&p);
+    for (uint64_t i = 0; i < 1000; i++)
+        miss(c, i * 128, 1, 10 * i);
+    cr_expect_eq(miss(c, 0, 2, 20000), CACHE_MISS_COLD);
+    cr_expect_eq(miss(c, 998 * 128, 2, 20010), CACHE_MISS_INTER_WARP);
+    cache_free(c);
+}
+
+Test(cache_taxonomy, history_bounded_and_exact_within_half_its_records)
+{
+    /* A history of at most 64 records: after each of 1000 puts of distinct
+     * lines it holds at most 64 (table at most 128 slots: half load), and
+     * every line followed by fewer than 32 puts is found with its warp. */
+    cache_history h;
+    cr_assert(cache_history_init(&h, 16, 64));
+    for (uint64_t i = 0; i < 1000; i++) {
+        cache_history_put(&h, i * 128, (uint16_t)(i % 7));
+        cr_assert_leq(h.len, 64);
+        cr_assert_leq(h.cap, 128);
+        for (uint64_t k = i >= 31 ? i - 31 : 0; k <= i; k++) {
+            uint16_t w = 0xFFFF;
+            cr_assert(cache_history_get(&h, k * 128, &w), "line %llu after put %llu",
+                      (unsigned long long)k, (unsigned long long)i);
+            cr_assert_eq(w, k % 7);
+        }
+    }
+    uint16_t w;
+    cr_expect_not(cache_history_get(&h, 0, &w), "line 0, 999 puts old, is forgotten");
+    /* A put of a line already held refreshes it rather than adding one. */
+    cache_history_put(&h, 999 * 128, 3);
+    cr_expect(cache_history_get(&h, 999 * 128, &w));
+    cr_expect_eq(w, 3);
+    cache_history_free(&h);
 }
 
 Test(cache_taxonomy, off_means_unclassified)
