@@ -1,7 +1,9 @@
 /* `simtgrid kernel check` and `simtgrid gen`. */
+#include <errno.h>
 #include <glib.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 #include "simtgrid/gen.h"
@@ -28,6 +30,19 @@ int cli_kernel(int argc, char **argv)
     return 0;
 }
 
+/* NULL when `out` may be written: absent, or a regular file. Anything else
+ * (a symbolic link, a device node, a named pipe, a folder) is refused rather
+ * than replaced: as root, replacing /dev/sda by a kernel text is a disaster. */
+static const char *not_writable(const char *out)
+{
+    struct stat st;
+    if (lstat(out, &st) != 0)
+        return errno == ENOENT ? NULL : g_strerror(errno);
+    return S_ISREG(st.st_mode) ? NULL : S_ISLNK(st.st_mode) ? "a symbolic link"
+         : S_ISDIR(st.st_mode) ? "a folder" : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device"
+         : S_ISFIFO(st.st_mode) ? "a named pipe" : "not a regular file";
+}
+
 /* simtgrid gen PROFILE -o KERNEL.sasm [--seed N]: the kernel is written only
  * when the profile is valid and the text loads as a kernel, so an error
  * leaves no file behind. */
@@ -46,6 +61,11 @@ int cli_gen(int argc, char **argv)
     }
     if (!profile || !out) {
         fprintf(stderr, "usage: simtgrid gen PROFILE.ini -o KERNEL.sasm [--seed N]\n");
+        return 2;
+    }
+    const char *why = not_writable(out);
+    if (why) {
+        fprintf(stderr, "simtgrid gen: -o '%s': %s; only regular files are written\n", out, why);
         return 2;
     }
     guint64 seed = 0;
