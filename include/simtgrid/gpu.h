@@ -13,7 +13,10 @@
 typedef struct gpu gpu;
 
 typedef struct gpu_result {
-    uint64_t core_cycles;        /* simulated SM-clock cycles until the last CTA ended */
+    uint64_t core_cycles;        /* simulated SM-clock cycles until the last CTA ended, or
+                                    until sim.max_cycles when the run was truncated */
+    bool truncated;              /* stopped by sim.max_cycles (on_limit = stop) with CTAs left */
+    uint64_t unfinished_ctas;    /* CTAs that had not finished when the run ended */
     uint64_t warp_insts;         /* warp instructions issued, all SMs */
     uint64_t thread_insts;       /* thread instructions (active lanes) issued */
     double core_mhz;

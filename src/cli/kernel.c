@@ -9,10 +9,32 @@
 #include "simtgrid/gen.h"
 #include "simtgrid/isa.h"
 
+static bool asks_help(int argc, char **argv)
+{
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            return true;
+    return false;
+}
+
+static const char kernel_usage[] =
+    "usage: simtgrid kernel check KERNEL.sasm\n\n"
+    "Parse a kernel; print its control-flow graph, reconvergence points and data declarations.\n";
+static const char gen_usage[] =
+    "usage: simtgrid gen PROFILE.ini -o KERNEL.sasm [--seed N]\n\n"
+    "Write a synthetic kernel from a generator profile (docs/generator.md); --seed overrides the\n"
+    "profile's seed. Only a regular file (or a new one) is written.\n";
+
+/* Help is asked for: the usage on stdout, exit 0 (misuse prints it on
+ * stderr and exits 2). */
 int cli_kernel(int argc, char **argv)
 {
+    if (asks_help(argc, argv)) {
+        fputs(kernel_usage, stdout);
+        return 0;
+    }
     if (argc != 2 || strcmp(argv[0], "check")) {
-        fprintf(stderr, "usage: simtgrid kernel check KERNEL.sasm\n");
+        fputs(kernel_usage, stderr);
         return 2;
     }
     GError *err = NULL;
@@ -48,6 +70,10 @@ static const char *not_writable(const char *out)
  * leaves no file behind. */
 int cli_gen(int argc, char **argv)
 {
+    if (asks_help(argc, argv)) {
+        fputs(gen_usage, stdout);
+        return 0;
+    }
     const char *profile = NULL, *out = NULL, *seed_text = NULL;
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc)
@@ -60,7 +86,7 @@ int cli_gen(int argc, char **argv)
             profile = out = NULL, i = argc;
     }
     if (!profile || !out) {
-        fprintf(stderr, "usage: simtgrid gen PROFILE.ini -o KERNEL.sasm [--seed N]\n");
+        fputs(gen_usage, stderr);
         return 2;
     }
     const char *why = not_writable(out);

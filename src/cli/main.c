@@ -45,6 +45,11 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check"))
         return cli_run(argc - 2, argv + 2, true);
     if (!strcmp(cmd, "params")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            fputs("usage: simtgrid params [--json]\n\nEvery model parameter: name, type, unit, default, "
+                  "range and description (--json: the same as a JSON document).\n", stdout);
+            return 0;
+        }
         if (argc > 2 && !strcmp(argv[2], "--json"))
             params_print_json(stdout);
         else if (argc > 2) {

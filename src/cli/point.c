@@ -53,6 +53,10 @@ static void write_document(const scenario *s, unsigned i, const config *c, stats
     json_kv_double(&w, "warp_ipc", r->core_cycles ? (double)r->warp_insts / r->core_cycles : 0);
     json_kv_double(&w, "thread_ipc", r->core_cycles ? (double)r->thread_insts / r->core_cycles : 0);
     json_kv_double(&w, "simulated_us", r->core_cycles / r->core_mhz);
+    /* Stopped by sim.max_cycles with work left: every figure covers only
+     * the cycles simulated. */
+    json_kv_bool(&w, "truncated", r->truncated);
+    json_kv_uint(&w, "unfinished_ctas", r->unfinished_ctas);
     json_end_object(&w);
     if (s->dump) {
         json_key(&w, "arrays");
@@ -179,6 +183,11 @@ int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o
     double cpu = cpu_seconds() - cpu0;
     if (!ok)
         return fail(o, base, 1, "%s: %s", s->path, err->message);
+    if (r.truncated)
+        fprintf(stderr, "simtgrid: warning: %s point %u stopped by sim.max_cycles = %s with %" G_GUINT64_FORMAT
+                " CTA(s) unfinished: its results cover %" G_GUINT64_FORMAT " cycles and are marked "
+                "\"truncated\"\n", s->name, i, cfg_str(c, "sim.max_cycles"), r.unfinished_ctas,
+                r.core_cycles);
     char *why = NULL;
     char *json = g_strdup_printf("%s/%s.json", o->dir, base);
     char *tmp = g_strdup_printf("%s/.simtgrid/%s.json.tmp", o->dir, base);
