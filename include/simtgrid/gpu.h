@@ -37,5 +37,11 @@ void gpu_write_arrays(const gpu *g, struct json_writer *w);
 /* A few human-readable lines about the run (per launch, key rates). */
 void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f);
 void gpu_free(gpu *g);
+/* For observers of a running chip (time series, progress; simtgrid/des.h
+ * des_add_probe): its engine, its core clock, and the CTAs not yet
+ * finished of all launches. */
+des_engine *gpu_engine(const gpu *g);
+const des_clock *gpu_core_clock(const gpu *g);
+uint64_t gpu_unfinished_ctas(const gpu *g);
 
 #endif

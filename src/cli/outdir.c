@@ -24,8 +24,11 @@ void outdir_remove_point(const char *dir, const plan *pl, unsigned i)
 {
     const char *b = pl->p[i].base;
     unlink_in(dir, "%s.json", b);
+    unlink_in(dir, "%s.trace.json", b);
+    unlink_in(dir, "%s.series.csv", b);
     const char *priv[] = {".simtgrid/%s.csv", ".simtgrid/%s.err", ".simtgrid/%s.json.tmp",
-                          ".simtgrid/%s.csv.tmp"};
+                          ".simtgrid/%s.csv.tmp", ".simtgrid/%s.trace.json.tmp",
+                          ".simtgrid/%s.series.csv.tmp"};
     for (unsigned k = 0; k < G_N_ELEMENTS(priv); k++)
         unlink_in(dir, priv[k], b);
 }

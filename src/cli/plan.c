@@ -3,7 +3,6 @@
  * version, the launches with their kernels' text, the dumped arrays, and the
  * whole resolved configuration of the point), so `--resume` reruns a point
  * whenever any of it changed. */
-#include <stdio.h>
 #include <string.h>
 
 #include "cli/runner.h"
@@ -48,9 +47,14 @@ static bool hash_launches(GChecksum *h, const scenario *s, GError **err)
     }
     for (unsigned i = 0; s->dump && s->dump[i]; i++)
         hash_str(h, s->dump[i]);
-    char n[16];
-    snprintf(n, sizeof n, "%u", s->dump_count);
-    hash_str(h, n);
+    /* The outputs asked for: a point resumed must have them all. */
+    char *outs = g_strdup_printf("%u|%d%d%d|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT "|%" G_GUINT64_FORMAT,
+                                 s->dump_count, s->out_json, s->out_trace, s->out_timeseries,
+                                 s->timeseries_interval, s->trace_start, s->trace_end);
+    hash_str(h, outs);
+    g_free(outs);
+    for (unsigned i = 0; s->trace_blocks && s->trace_blocks[i]; i++)
+        hash_str(h, s->trace_blocks[i]);
     return true;
 }
 

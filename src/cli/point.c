@@ -13,6 +13,7 @@
 #include "cli/runner.h"
 #include "simtgrid/gpu.h"
 #include "simtgrid/json.h"
+#include "simtgrid/trace.h"
 
 /* CPU time of this process: on a shared machine it measures the simulation
  * where wall time also counts the other processes' turns. */
@@ -162,6 +163,74 @@ static void print_summary(const scenario *s, unsigned i, const gpu *g, const gpu
     free(buf);
 }
 
+/* The optional outputs of a point: trace and time series, written under
+ * temporary names in DIR/.simtgrid and renamed into DIR when complete. */
+typedef struct extras {
+    char *trace_tmp, *trace_path, *series_tmp, *series_path;
+    trace *tr;
+    FILE *series;
+} extras;
+
+static bool extras_open(extras *x, const scenario *s, const point_opts *o, const char *base, stats *st,
+                        char **why)
+{
+    memset(x, 0, sizeof *x);
+    if (o->check_only || !o->dir)
+        return true;
+    if (s->out_trace) {
+        x->trace_tmp = g_strdup_printf("%s/.simtgrid/%s.trace.json.tmp", o->dir, base);
+        x->trace_path = g_strdup_printf("%s/%s.trace.json", o->dir, base);
+        GError *err = NULL;
+        x->tr = trace_open(x->trace_tmp, &err);
+        if (!x->tr) {
+            *why = g_strdup(err->message);
+            g_error_free(err);
+            return false;
+        }
+        trace_set_blocks(x->tr, s->trace_blocks);
+        stats_set_trace(st, x->tr);
+    }
+    if (s->out_timeseries) {
+        x->series_tmp = g_strdup_printf("%s/.simtgrid/%s.series.csv.tmp", o->dir, base);
+        x->series_path = g_strdup_printf("%s/%s.series.csv", o->dir, base);
+        x->series = fopen(x->series_tmp, "w");
+        if (!x->series) {
+            *why = g_strdup_printf("cannot write %s: %s", x->series_tmp, g_strerror(errno));
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Close (and, when `keep`, rename into place) the extras; false with *why
+ * when a write failed. */
+static bool extras_close(extras *x, bool keep, char **why)
+{
+    bool ok = true;
+    GError *err = NULL;
+    if (x->tr && !trace_close(x->tr, &err)) {
+        if (keep)
+            *why = g_strdup(err->message);
+        g_error_free(err);
+        ok = false;
+    }
+    if (x->series) {
+        bool bad = ferror(x->series);
+        if ((fclose(x->series) != 0 || bad) && ok) {
+            if (keep)
+                *why = g_strdup_printf("cannot write %s: %s", x->series_tmp, g_strerror(errno));
+            ok = false;
+        }
+    }
+    keep = keep && ok;
+    if (x->tr && !(keep && g_rename(x->trace_tmp, x->trace_path) == 0))
+        g_unlink(x->trace_tmp);
+    if (x->series && !(keep && g_rename(x->series_tmp, x->series_path) == 0))
+        g_unlink(x->series_tmp);
+    g_free(x->trace_tmp), g_free(x->trace_path), g_free(x->series_tmp), g_free(x->series_path);
+    return ok;
+}
+
 int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o)
 {
     const char *base = pl->p[i].base;
@@ -170,32 +239,49 @@ int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o
     if (!c)
         return fail(o, base, 2, "%s", err->message);
     stats *st = stats_new();
+    char *why = NULL;
+    extras x;
+    if (!extras_open(&x, s, o, base, st, &why)) {
+        extras_close(&x, false, &why);
+        return fail(o, base, 2, "%s", why);
+    }
     gpu *g = gpu_build(c, s, st, &err);
-    if (!g)
+    if (!g) {
+        extras_close(&x, false, &why);
         return fail(o, base, 2, "%s", err->message);
+    }
     if (o->check_only)
         return 0;
+    const des_clock *clk = gpu_core_clock(g);
+    double us_per_cycle = (double)clk->period / (double)des_ticks_per_us_of(gpu_engine(g));
+    trace_set_window(x.tr, s->trace_start * us_per_cycle,
+                     s->trace_end ? s->trace_end * us_per_cycle : G_MAXDOUBLE);
+    observer *obs = observe_start(g, st, s, i, x.series, s->timeseries_interval,
+                                  observe_progress_wanted(o->quiet));
     gpu_result r;
     gint64 t0 = g_get_monotonic_time();
     double cpu0 = cpu_seconds();
     bool ok = gpu_run(g, &r, &err);
     double wall = (g_get_monotonic_time() - t0) / 1e6;
     double cpu = cpu_seconds() - cpu0;
-    if (!ok)
+    observe_finish(obs, des_cycle_of(clk, des_now(gpu_engine(g))));
+    if (!ok) {
+        extras_close(&x, false, &why);
         return fail(o, base, 1, "%s: %s", s->path, err->message);
+    }
     if (r.truncated)
         fprintf(stderr, "simtgrid: warning: %s point %u stopped by sim.max_cycles = %s with %" G_GUINT64_FORMAT
                 " CTA(s) unfinished: its results cover %" G_GUINT64_FORMAT " cycles and are marked "
                 "\"truncated\"\n", s->name, i, cfg_str(c, "sim.max_cycles"), r.unfinished_ctas,
                 r.core_cycles);
-    char *why = NULL;
     char *json = g_strdup_printf("%s/%s.json", o->dir, base);
     char *tmp = g_strdup_printf("%s/.simtgrid/%s.json.tmp", o->dir, base);
     char *row = g_strdup_printf("%s/.simtgrid/%s.csv", o->dir, base);
     char *rowtmp = g_strdup_printf("%s.tmp", row);
     doc_ctx d = {s, i, c, st, g, &r, wall, cpu};
-    /* The row first: a point counts as done once its document is in place. */
-    ok = write_file(rowtmp, row, emit_row, st, &why) &&
+    /* Extras and the row first: a point counts as done once its document is
+     * in place. */
+    ok = extras_close(&x, true, &why) && write_file(rowtmp, row, emit_row, st, &why) &&
          (!s->out_json || write_file(tmp, json, emit_doc, &d, &why));
     int rc = ok ? 0 : fail(o, base, 2, "%s", why);
     if (ok && !o->quiet)

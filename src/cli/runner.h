@@ -4,6 +4,7 @@
  *   DIR/manifest.tsv      one line per sweep point: done, failed (with the
  *                         error) or missing, and the point's configuration hash
  *   DIR/BASE.json         the result of a finished point (BASE: NAME or NAME-pI)
+ *   DIR/BASE.trace.json, DIR/BASE.series.csv   its trace and time series, if asked
  *   DIR/NAME.csv          the sweep table, written once every point is done
  *   DIR/.simtgrid/        the run's private state: `lock` (held while a run
  *                         writes into DIR), BASE.csv (each point's CSV row, to
@@ -18,6 +19,8 @@
 
 #include <glib.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "simtgrid/scenario.h"
 
@@ -80,6 +83,18 @@ typedef struct point_opts {
     bool check_only;
 } point_opts;
 int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o);
+
+/* observe.c: the time series and the progress line of a running point
+ * (NULL `series`: none; progress only when wanted). observe_finish writes the
+ * last partial interval and clears the progress line. */
+struct gpu;
+struct stats;
+typedef struct observer observer;
+observer *observe_start(struct gpu *g, const struct stats *st, const scenario *s, unsigned point,
+                        FILE *series, uint64_t interval, bool progress);
+void observe_finish(observer *o, uint64_t end_cycle);
+/* A progress line: not with --quiet, and only on a terminal. */
+bool observe_progress_wanted(bool quiet);
 
 /* sweep.c: run the points of `pl` not yet done, `jobs` at a time, updating
  * the manifest as each ends. SIGINT/SIGTERM stop the running points too; the

@@ -330,6 +330,10 @@ void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f)
     }
 }
 
+des_engine *gpu_engine(const gpu *g) { return g->engine; }
+const des_clock *gpu_core_clock(const gpu *g) { return &g->clk[CLK_CORE]; }
+uint64_t gpu_unfinished_ctas(const gpu *g) { return dispatcher_unfinished(g->disp); }
+
 void gpu_free(gpu *g)
 {
     if (!g)
