@@ -275,3 +275,30 @@ Test(outputs, json_false_writes_no_document_and_no_progress_off_a_terminal)
     cr_assert_null(strstr(err, "cycles/s"), "%s", err);
     cr_assert_null(strstr(err, "\r"));
 }
+
+/* On a terminal (a pseudo-terminal from util-linux `script`), a point
+ * shows its progress line, and clears it when done; --quiet turns it off. */
+Test(outputs, a_terminal_shows_the_progress_line)
+{
+    write_two_loads("");
+    const char *bin = g_getenv("SIMTGRID_BIN");
+    char *cmd = g_strdup_printf("'%s' run s.ini -o res", bin);
+    const char *argv[] = {"script", "-qec", cmd, "/dev/null", NULL};
+    char *out = NULL, *err = NULL;
+    int status = 0;
+    cr_assert(g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                           NULL));
+    cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "%s%s", out, err);
+    /* One CTA, finished when the line is last drawn. */
+    cr_assert_not_null(strstr(out, "point 1/1: "), "%s", out);
+    cr_assert_not_null(strstr(out, "warp instructions"), "%s", out);
+    cr_assert_not_null(strstr(out, "100.0% of CTAs done\r\033[K"), "%s", out);
+    char *json = read_in("res/t.json");
+    cr_assert_null(strstr(json, "CTAs done"));
+    g_free(cmd);
+    cmd = g_strdup_printf("'%s' run s.ini -o r2 --quiet", bin);
+    argv[2] = cmd;
+    cr_assert(g_spawn_sync(dir, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status,
+                           NULL));
+    cr_assert_null(strstr(out, "CTAs done"), "%s", out);
+}
