@@ -15,6 +15,8 @@ static const char usage[] =
     "      [--jobs N] [--force | --resume]          a CSV row per point (default DIR: results/NAME);\n"
     "                                               `simtgrid run --help` for the options\n"
     "  check SCENARIO [--set KEY=VALUE]...          validate a scenario, its model and kernels\n"
+    "  sweep list SCENARIO [-o DIR]                 one `run --point I` command line per point\n"
+    "  sweep collect DIR                            gather point runs: manifest and sweep table\n"
     "  params [--json]                              every model parameter: name, type, unit,\n"
     "                                               default, range, description\n"
     "  kernel check KERNEL.sasm                     parse a kernel; print its CFG, reconvergence\n"
@@ -63,6 +65,8 @@ int main(int argc, char **argv)
         return cli_kernel(argc - 2, argv + 2);
     if (!strcmp(cmd, "gen"))
         return cli_gen(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sweep"))
+        return cli_sweep(argc - 2, argv + 2);
     fprintf(stderr, "simtgrid: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
 }

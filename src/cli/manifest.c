@@ -24,7 +24,8 @@
 bool manifest_write(const plan *pl, const char *dir, GError **err)
 {
     GString *t = g_string_new("# simtgrid manifest: the state of each sweep point (docs/sweeps.md)\n");
-    g_string_append_printf(t, "# scenario\t%s\n", pl->name);
+    g_string_append_printf(t, "# scenario\t%s\n# json\t%s\n# csv\t%s\n", pl->name,
+                           pl->json ? "true" : "false", pl->csv ? "true" : "false");
     g_string_append(t, "point\tstate\thash\tfile\tsweep\terror\n");
     for (unsigned i = 0; i < pl->n; i++) {
         const plan_point *p = &pl->p[i];
@@ -54,6 +55,11 @@ static bool parse_line(plan *pl, GArray *pts, char *line, const char *path, unsi
         pl->name = g_strdup(line + strlen("# scenario\t"));
         return true;
     }
+    if (g_str_has_prefix(line, "# json\t") || g_str_has_prefix(line, "# csv\t")) {
+        bool *flag = line[2] == 'j' ? &pl->json : &pl->csv;
+        *flag = g_str_has_suffix(line, "\ttrue");
+        return true;
+    }
     if (!*line || line[0] == '#' || g_str_has_prefix(line, "point\t"))
         return true;
     char **f = g_strsplit(line, "\t", 6);
@@ -78,6 +84,57 @@ static bool parse_line(plan *pl, GArray *pts, char *line, const char *path, unsi
                                     "remove the folder or run with --force)");
 }
 
+/* DIR/.simtgrid/BASE.state: "done HASH" or "failed HASH", then the error.
+ * Each point's own record, written by whichever process ran it (a local
+ * run, or `run --point I` on a cluster node), so that point runs in
+ * parallel never rewrite a shared file; the manifest gathers them. */
+void state_write(const char *dir, const plan *pl, unsigned i)
+{
+    const plan_point *p = &pl->p[i];
+    char *path = g_strdup_printf("%s/.simtgrid/%s.state", dir, p->base);
+    if (p->state == POINT_MISSING) {
+        g_unlink(path);
+    } else {
+        char *text = g_strdup_printf("%s %s\n%s", point_state_name(p->state), p->hash,
+                                     p->error ? p->error : "");
+        char *tmp = g_strdup_printf("%s.tmp", path);
+        if (g_file_set_contents(tmp, text, -1, NULL))
+            g_rename(tmp, path);
+        g_free(tmp);
+        g_free(text);
+    }
+    g_free(path);
+}
+
+/* The state files override the manifest's lines (they are newer). */
+static void merge_states(plan *pl, const char *dir)
+{
+    for (unsigned i = 0; i < pl->n; i++) {
+        plan_point *p = &pl->p[i];
+        char *path = g_strdup_printf("%s/.simtgrid/%s.state", dir, p->base);
+        char *text = NULL;
+        size_t len = 0;
+        char *why = input_read_why(path, 1 << 20, &text, &len);
+        if (!why) {
+            char *nl = strchr(text, '\n');
+            if (nl)
+                *nl = '\0';
+            char **f = g_strsplit(text, " ", 2);
+            if (f[0] && f[1] && (!strcmp(f[0], "done") || !strcmp(f[0], "failed"))) {
+                p->state = !strcmp(f[0], "done") ? POINT_DONE : POINT_FAILED;
+                g_free(p->hash);
+                p->hash = g_strdup(f[1]);
+                g_free(p->error);
+                p->error = nl && nl[1] ? g_strdup(nl + 1) : NULL;
+            }
+            g_strfreev(f);
+        }
+        g_free(why);
+        g_free(text);
+        g_free(path);
+    }
+}
+
 plan *manifest_read(const char *dir, GError **err)
 {
     char *path = g_build_filename(dir, MANIFEST, NULL);
@@ -92,6 +149,7 @@ plan *manifest_read(const char *dir, GError **err)
         return NULL;
     }
     plan *pl = g_new0(plan, 1);
+    pl->json = pl->csv = true;
     GArray *pts = g_array_new(FALSE, TRUE, sizeof(plan_point));
     char **lines = g_strsplit(text, "\n", -1);
     bool ok = true;
@@ -108,5 +166,6 @@ plan *manifest_read(const char *dir, GError **err)
         plan_free(pl);
         return NULL;
     }
+    merge_states(pl, dir);
     return pl;
 }

@@ -26,7 +26,7 @@ void outdir_remove_point(const char *dir, const plan *pl, unsigned i)
     unlink_in(dir, "%s.json", b);
     unlink_in(dir, "%s.trace.json", b);
     unlink_in(dir, "%s.series.csv", b);
-    const char *priv[] = {".simtgrid/%s.csv", ".simtgrid/%s.err", ".simtgrid/%s.json.tmp",
+    const char *priv[] = {".simtgrid/%s.csv", ".simtgrid/%s.err", ".simtgrid/%s.state", ".simtgrid/%s.json.tmp",
                           ".simtgrid/%s.csv.tmp", ".simtgrid/%s.trace.json.tmp",
                           ".simtgrid/%s.series.csv.tmp"};
     for (unsigned k = 0; k < G_N_ELEMENTS(priv); k++)
@@ -46,7 +46,7 @@ static bool exists_in(const char *dir, const char *fmt, const char *base)
 /* flock on DIR/.simtgrid/lock. The file may be removed by a run that ends
  * while we open it; a lock on a removed file protects nothing, so check that
  * the locked file is still the one at the path, else try again. */
-static int take_lock(outdir *od, const char *cmd)
+static int take_lock(outdir *od, int how, const char *cmd)
 {
     char *path = g_build_filename(od->priv, "lock", NULL);
     int rc = 2;
@@ -56,7 +56,7 @@ static int take_lock(outdir *od, const char *cmd)
             fprintf(stderr, "simtgrid %s: cannot create %s: %s\n", cmd, path, g_strerror(errno));
             break;
         }
-        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (flock(fd, how | LOCK_NB) != 0) {
             char pid[32] = "";
             ssize_t got = pread(fd, pid, sizeof pid - 1, 0);
             pid[got > 0 ? got : 0] = '\0';
@@ -71,8 +71,10 @@ static int take_lock(outdir *od, const char *cmd)
         if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_ino == b.st_ino && a.st_dev == b.st_dev) {
             char pid[32];
             int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-            if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n)
-                { /* the pid is only for the message of a second run */ }
+            /* The pid is only for the message of a second run; shared
+             * holders (point runs) leave it alone. */
+            if (how == LOCK_EX && (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n))
+                fprintf(stderr, "simtgrid %s: warning: cannot write %s\n", cmd, path);
             od->lock_fd = fd;
             rc = 0;
             break;
@@ -169,13 +171,18 @@ static int check_owner(outdir *od, outdir_mode mode, plan *pl, const char *cmd)
     return rc;
 }
 
-int outdir_open(outdir *od, const char *dir, outdir_mode mode, plan *pl, const char *cmd)
+/* Create DIR (remembering whether we did) and DIR/.simtgrid. */
+static int prepare(outdir *od, const char *dir, bool create, const char *cmd)
 {
     memset(od, 0, sizeof *od);
     od->lock_fd = -1;
     od->dir = g_strdup(dir);
     od->priv = g_build_filename(dir, ".simtgrid", NULL);
     if (!g_file_test(dir, G_FILE_TEST_EXISTS)) {
+        if (!create) {
+            fprintf(stderr, "simtgrid %s: %s: no such folder\n", cmd, dir);
+            return 2;
+        }
         if (g_mkdir_with_parents(dir, 0755) != 0) {
             fprintf(stderr, "simtgrid %s: cannot create %s: %s\n", cmd, dir, g_strerror(errno));
             return 2;
@@ -190,22 +197,109 @@ int outdir_open(outdir *od, const char *dir, outdir_mode mode, plan *pl, const c
     else if (errno != EEXIST || !g_file_test(od->priv, G_FILE_TEST_IS_DIR)) {
         fprintf(stderr, "simtgrid %s: cannot create %s: %s\n", cmd, od->priv,
                 errno == EEXIST ? "a file of that name is in the way" : g_strerror(errno));
-        outdir_close(od, pl, true);
         return 2;
     }
-    int rc = take_lock(od, cmd);
+    return 0;
+}
+
+/* Undo a failed open: only what this call created goes. */
+static int abandon(outdir *od, const plan *pl, int rc)
+{
+    if (od->lock_fd >= 0 && od->created_priv) {
+        char *lock = g_build_filename(od->priv, "lock", NULL);
+        g_unlink(lock);
+        g_free(lock);
+    }
+    outdir_close(od, pl, true);
+    return rc;
+}
+
+int outdir_open(outdir *od, const char *dir, outdir_mode mode, plan *pl, const char *cmd)
+{
+    int rc = prepare(od, dir, true, cmd);
+    if (!rc)
+        rc = take_lock(od, LOCK_EX, cmd);
     if (!rc)
         rc = check_owner(od, mode, pl, cmd);
-    if (rc) {
-        /* Leave the folder as it was: only what this call created goes. */
-        if (od->lock_fd >= 0 && od->created_priv) {
-            char *lock = g_build_filename(od->priv, "lock", NULL);
-            g_unlink(lock);
-            g_free(lock);
-        }
-        outdir_close(od, pl, true);
+    return rc ? abandon(od, pl, rc) : 0;
+}
+
+/* Same scenario and configuration: every point's hash agrees. */
+static bool same_plan(const plan *a, const plan *b)
+{
+    if (strcmp(a->name, b->name) || a->n != b->n)
+        return false;
+    for (unsigned i = 0; i < a->n; i++)
+        if (strcmp(a->p[i].base, b->p[i].base) || strcmp(a->p[i].hash, b->p[i].hash))
+            return false;
+    return true;
+}
+
+int outdir_open_shared(outdir *od, const char *dir, plan *pl, const char *cmd)
+{
+    int rc = prepare(od, dir, true, cmd);
+    if (!rc)
+        rc = take_lock(od, LOCK_SH, cmd);
+    if (rc)
+        return abandon(od, pl, rc);
+    /* The manifest is read and, by the first point run, written under a
+     * second lock held only that long (point runs wait for each other here,
+     * never for a whole point). */
+    char *path = g_build_filename(od->priv, "manifest.lock", NULL);
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    g_free(path);
+    if (fd < 0 || flock(fd, LOCK_EX) != 0) {
+        fprintf(stderr, "simtgrid %s: cannot lock %s/.simtgrid/manifest.lock: %s\n", cmd, dir, g_strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return abandon(od, pl, 2);
     }
-    return rc;
+    GError *err = NULL;
+    plan *old = manifest_read(dir, &err);
+    if (err) {
+        rc = refuse(cmd, err->message);
+        g_error_free(err);
+    } else if (!old) {
+        rc = check_collisions(od, pl, cmd);
+        if (!rc && !manifest_write(pl, dir, &err)) {
+            rc = refuse(cmd, err->message);
+            g_error_free(err);
+        }
+    } else if (!same_plan(old, pl)) {
+        char *m = g_strdup_printf("%s holds a run of another scenario or configuration (its manifest's "
+                                  "points or hashes differ): point runs must all come from the same "
+                                  "scenario and --set values", dir);
+        rc = refuse(cmd, m);
+        g_free(m);
+    } else {
+        for (unsigned i = 0; i < pl->n; i++)
+            if (old->p[i].state == POINT_DONE && exists_in(dir, ".simtgrid/%s.csv", pl->p[i].base) &&
+                (!pl->json || exists_in(dir, "%s.json", pl->p[i].base)))
+                pl->p[i].state = POINT_DONE;
+    }
+    plan_free(old);
+    close(fd);
+    return rc ? abandon(od, pl, rc) : 0;
+}
+
+int outdir_open_collect(outdir *od, const char *dir, plan **pl, const char *cmd)
+{
+    *pl = NULL;
+    int rc = prepare(od, dir, false, cmd);
+    if (!rc)
+        rc = take_lock(od, LOCK_EX, cmd);
+    GError *err = NULL;
+    if (!rc && !(*pl = manifest_read(dir, &err))) {
+        char *m = err ? g_strdup(err->message) : g_strdup_printf("%s holds no run (no manifest.tsv)", dir);
+        rc = refuse(cmd, m);
+        g_free(m);
+        g_clear_error(&err);
+    }
+    if (rc) {
+        plan empty = {0};
+        return abandon(od, &empty, rc);
+    }
+    return 0;
 }
 
 void outdir_close(outdir *od, const plan *pl, bool keep)

@@ -86,6 +86,7 @@ plan *plan_build(const scenario *s, GError **err)
     plan *pl = g_new0(plan, 1);
     pl->name = g_strdup(s->name);
     pl->json = s->out_json;
+    pl->csv = s->out_csv;
     pl->n = scenario_npoints(s);
     pl->p = g_new0(plan_point, pl->n);
     for (unsigned i = 0; i < pl->n; i++) {

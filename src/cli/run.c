@@ -20,10 +20,12 @@ typedef struct run_opts {
     bool quiet;
     outdir_mode mode;
     unsigned jobs;     /* 0: the number of processors */
+    long point;        /* --point I, or -1 */
 } run_opts;
 
 static const char run_usage[] =
     "usage: simtgrid run SCENARIO [-o DIR] [--set KEY=VALUE]... [--jobs N] [--force | --resume] [--quiet]\n"
+    "       simtgrid run SCENARIO -o DIR --point I [--set KEY=VALUE]...\n"
     "       simtgrid check SCENARIO [--set KEY=VALUE]...\n"
     "\n"
     "  -o, --out DIR     results folder (default results/NAME)\n"
@@ -33,6 +35,9 @@ static const char run_usage[] =
     "  --force           replace the results of a previous run in DIR\n"
     "  --resume          continue the run in DIR: run only the points that are not done\n"
     "                    or whose configuration changed\n"
+    "  --point I         run sweep point I alone (0-based), for a cluster job or GNU parallel:\n"
+    "                    point runs may share DIR; `simtgrid sweep collect DIR` gathers them\n"
+    "                    (a point already done with the same configuration is not run again)\n"
     "  -q, --quiet       no per-point summary\n"
     "\n"
     "Results layout and the manifest: docs/sweeps.md.\n";
@@ -81,6 +86,15 @@ static int parse_args(int argc, char **argv, run_opts *o)
         } else if (!strncmp(a, "--jobs=", 7)) {
             if (parse_jobs(a + 7, &o->jobs))
                 return 2;
+        } else if (!strcmp(a, "--point")) {
+            guint64 v = 0;
+            if (++i >= argc)
+                return need_value(a, "a point number");
+            if (!g_ascii_string_to_unsigned(argv[i], 10, 0, G_MAXUINT32, &v, NULL)) {
+                fprintf(stderr, "simtgrid: --point: expected a point number (0, 1, ...), got '%s'\n", argv[i]);
+                return 2;
+            }
+            o->point = (long)v;
         } else if (!strcmp(a, "--force")) {
             force = true;
         } else if (!strcmp(a, "--resume")) {
@@ -99,6 +113,10 @@ static int parse_args(int argc, char **argv, run_opts *o)
     }
     if (force && resume) {
         fprintf(stderr, "simtgrid: --force and --resume exclude each other\n");
+        return 2;
+    }
+    if (o->point >= 0 && (force || resume)) {
+        fprintf(stderr, "simtgrid: --point excludes --force and --resume (a point run resumes by itself)\n");
         return 2;
     }
     o->mode = force ? OUTDIR_FORCE : resume ? OUTDIR_RESUME : OUTDIR_NEW;
@@ -122,7 +140,7 @@ static int run_check(const scenario *s, plan *pl, const run_opts *o)
 {
     point_opts po = {.dir = NULL, .quiet = o->quiet, .check_only = true};
     int stopped = 0;
-    int rc = sweep_run(s, pl, &po, o->jobs, &stopped);
+    int rc = sweep_run(s, pl, &po, o->jobs, -1, &stopped);
     if (stopped) {
         signal(stopped, SIG_DFL);
         raise(stopped);
@@ -154,10 +172,10 @@ static int run_sweep(const scenario *s, plan *pl, const run_opts *o)
         printf("resuming %s: %u of %u point%s already done\n", dir, before, pl->n, pl->n == 1 ? "" : "s");
     point_opts po = {.dir = dir, .quiet = o->quiet, .check_only = false};
     int stopped = 0;
-    rc = sweep_run(s, pl, &po, o->jobs, &stopped);
+    rc = sweep_run(s, pl, &po, o->jobs, -1, &stopped);
     unsigned done = count_done(pl);
     if (!rc && !stopped && s->out_csv) {
-        if (!sweep_write_csv(s, pl, dir))
+        if (!sweep_write_csv(pl, dir))
             rc = 2;
         else if (!o->quiet)
             printf("sweep table: %s/%s.csv\n", dir, s->name);
@@ -176,9 +194,41 @@ static int run_sweep(const scenario *s, plan *pl, const run_opts *o)
     return rc;
 }
 
+/* --point I: one point, into a folder other point runs may share. */
+static int run_point_alone(const scenario *s, plan *pl, const run_opts *o)
+{
+    if ((unsigned long)o->point >= pl->n) {
+        fprintf(stderr, "simtgrid: --point %ld: %s has %u point%s (0 to %u)\n", o->point, o->scenario, pl->n,
+                pl->n == 1 ? "" : "s", pl->n - 1);
+        return 2;
+    }
+    char *dir = o->outdir ? g_strdup(o->outdir) : g_strdup_printf("results/%s", s->name);
+    outdir od;
+    int rc = outdir_open_shared(&od, dir, pl, "run");
+    if (rc) {
+        g_free(dir);
+        return rc;
+    }
+    int stopped = 0;
+    if (pl->p[o->point].state == POINT_DONE) {
+        if (!o->quiet)
+            printf("%s: point %ld already done\n", dir, o->point);
+    } else {
+        point_opts po = {.dir = dir, .quiet = o->quiet, .check_only = false};
+        rc = sweep_run(s, pl, &po, 1, (int)o->point, &stopped);
+    }
+    outdir_close(&od, pl, true);
+    g_free(dir);
+    if (stopped) {
+        signal(stopped, SIG_DFL);
+        raise(stopped);
+    }
+    return rc;
+}
+
 int cli_run(int argc, char **argv, bool check_only)
 {
-    run_opts o = {.sets = g_ptr_array_new(), .check_only = check_only};
+    run_opts o = {.sets = g_ptr_array_new(), .check_only = check_only, .point = -1};
     int rc = parse_args(argc, argv, &o);
     if (rc) {
         g_ptr_array_free(o.sets, TRUE);
@@ -197,7 +247,7 @@ int cli_run(int argc, char **argv, bool check_only)
         g_ptr_array_free(o.sets, TRUE);
         return 2;
     }
-    rc = check_only ? run_check(s, pl, &o) : run_sweep(s, pl, &o);
+    rc = check_only ? run_check(s, pl, &o) : o.point >= 0 ? run_point_alone(s, pl, &o) : run_sweep(s, pl, &o);
     plan_free(pl);
     scenario_free(s);
     g_ptr_array_free(o.sets, TRUE);

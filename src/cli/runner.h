@@ -38,6 +38,7 @@ typedef struct plan_point {
 typedef struct plan {
     char *name;      /* scenario name: the CSV is NAME.csv */
     bool json;       /* [output] json: a result document per point */
+    bool csv;        /* [output] csv: the sweep table */
     unsigned n;
     plan_point *p;
 } plan;
@@ -50,9 +51,13 @@ const char *point_state_name(point_state st);
 
 /* manifest.c: DIR/manifest.tsv, written atomically (temporary + rename). */
 bool manifest_write(const plan *pl, const char *dir, GError **err);
-/* The manifest in DIR as a plan (states, hashes, errors); NULL without one,
- * NULL with *err when it exists but cannot be read. */
+/* The manifest in DIR as a plan (states, hashes, errors), brought up to
+ * date with the points' state files; NULL without one, NULL with *err when
+ * it exists but cannot be read. */
 plan *manifest_read(const char *dir, GError **err);
+/* DIR/.simtgrid/BASE.state of point i: its own record of its state (a
+ * missing point has none). */
+void state_write(const char *dir, const plan *pl, unsigned i);
 
 /* outdir.c: taking and releasing the output folder. */
 typedef struct outdir {
@@ -68,6 +73,14 @@ typedef enum outdir_mode { OUTDIR_NEW, OUTDIR_FORCE, OUTDIR_RESUME } outdir_mode
  * continue it (RESUME: points whose result is present and whose hash is
  * unchanged are marked done in `pl`). Exit code 2 on refusal, 0 on success. */
 int outdir_open(outdir *od, const char *dir, outdir_mode mode, plan *pl, const char *cmd);
+/* For `run --point I`: several such runs may write DIR at once (a Slurm job
+ * array, GNU parallel), each one point. They share the folder lock (a whole
+ * run or a collect, which need it alone, are refused meanwhile), and the
+ * first writes the manifest; a manifest planned from another scenario or
+ * configuration is refused. Marks points already done in `pl`. */
+int outdir_open_shared(outdir *od, const char *dir, plan *pl, const char *cmd);
+/* For `sweep collect`: DIR alone, with its manifest read into *pl. */
+int outdir_open_collect(outdir *od, const char *dir, plan **pl, const char *cmd);
 /* Release the lock. With `keep` false (nothing finished) remove what the run
  * wrote: its manifest, its private folder and DIR if this run created it. */
 void outdir_close(outdir *od, const plan *pl, bool keep);
@@ -96,12 +109,16 @@ void observe_finish(observer *o, uint64_t end_cycle);
 /* A progress line: not with --quiet, and only on a terminal. */
 bool observe_progress_wanted(bool quiet);
 
-/* sweep.c: run the points of `pl` not yet done, `jobs` at a time, updating
- * the manifest as each ends. SIGINT/SIGTERM stop the running points too; the
+/* sweep.c: run the points of `pl` not yet done (only point `only` when it
+ * is not -1), `jobs` at a time, updating the manifest (not for a single
+ * point: other point runs may share the folder) and the point's state file
+ * as each ends. SIGINT/SIGTERM stop the running points too; the
  * signal number is returned in *stopped_by (0 when not stopped). Returns the
  * exit code of the first failed point, else 0. */
-int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, int *stopped_by);
-/* DIR/NAME.csv from the rows of a complete plan. */
-bool sweep_write_csv(const scenario *s, const plan *pl, const char *dir);
+int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, int only, int *stopped_by);
+/* DIR/NAME.csv from the rows of a complete plan: the point, its sweep
+ * values (from the labels) and its statistics. A local run and a collect of
+ * point runs give the same bytes. */
+bool sweep_write_csv(const plan *pl, const char *dir);
 
 #endif

@@ -80,7 +80,7 @@ static void save_manifest(const plan *pl, const point_opts *o)
     }
 }
 
-int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, int *stopped_by)
+int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, int only, int *stopped_by)
 {
     if (jobs < 1)
         jobs = 1;
@@ -96,7 +96,7 @@ int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, i
         /* Start points while there are free slots; stop starting after a
          * failure or a signal (the running ones finish or are stopped). */
         while (active < jobs && !rc && !stop_signal) {
-            while (next < pl->n && pl->p[next].state == POINT_DONE)
+            while (next < pl->n && (pl->p[next].state == POINT_DONE || (only >= 0 && next != (unsigned)only)))
                 next++;
             if (next >= pl->n)
                 break;
@@ -146,7 +146,10 @@ int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, i
             if (!rc)
                 rc = prc ? prc : 1;
         }
-        save_manifest(pl, o);
+        if (o->dir && !o->check_only)
+            state_write(o->dir, pl, (unsigned)slot_point[k]);
+        if (only < 0)
+            save_manifest(pl, o);
     }
     g_free(slot_point);
     sigaction(SIGINT, &old_int, NULL);
@@ -155,9 +158,26 @@ int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, i
     return rc;
 }
 
+/* The sweep values of a point from its label "k1=v1,k2=v2" (values never
+ * hold a comma: sweep lists are split at commas). */
+static char **label_values(const char *label, char ***keys_out)
+{
+    char **items = *label ? g_strsplit(label, ",", -1) : g_new0(char *, 1);
+    guint n = g_strv_length(items);
+    char **vals = g_new0(char *, n + 1), **keys = g_new0(char *, n + 1);
+    for (guint i = 0; i < n; i++) {
+        char *eq = strchr(items[i], '=');
+        keys[i] = eq ? g_strndup(items[i], (size_t)(eq - items[i])) : g_strdup(items[i]);
+        vals[i] = g_strdup(eq ? eq + 1 : "");
+    }
+    g_strfreev(items);
+    *keys_out = keys;
+    return vals;
+}
+
 /* The sweep CSV, one row per point, columns united in first-seen order
  * (points of a sweep over the chip size have different blocks). */
-bool sweep_write_csv(const scenario *s, const plan *pl, const char *dir)
+bool sweep_write_csv(const plan *pl, const char *dir)
 {
     unsigned n = pl->n;
     GPtrArray *cols = g_ptr_array_new_with_free_func(g_free);
@@ -191,29 +211,28 @@ bool sweep_write_csv(const scenario *s, const plan *pl, const char *dir)
         g_free(text);
         g_free(p);
     }
-    char *path = g_strdup_printf("%s/%s.csv", dir, s->name);
-    char *tmp = g_strdup_printf("%s/.simtgrid/%s.csv.all.tmp", dir, s->name);
+    char *path = g_strdup_printf("%s/%s.csv", dir, pl->name);
+    char *tmp = g_strdup_printf("%s/.simtgrid/%s.csv.all.tmp", dir, pl->name);
     FILE *f = ok ? fopen(tmp, "w") : NULL;
     ok = f != NULL;
     if (f) {
+        char **keys = NULL;
+        char **vals = label_values(n ? pl->p[0].label : "", &keys);
         fprintf(f, "point");
-        for (unsigned a = 0; a < s->naxes; a++)
-            fprintf(f, ",%s", s->axes[a].key);
+        for (unsigned a = 0; keys[a]; a++)
+            fprintf(f, ",%s", keys[a]);
+        g_strfreev(keys);
+        g_strfreev(vals);
         for (unsigned c = 0; c < cols->len; c++)
             fprintf(f, ",%s", (char *)g_ptr_array_index(cols, c));
         fputc('\n', f);
         for (unsigned i = 0; i < n; i++) {
             fprintf(f, "%u", i);
-            unsigned rest = i;
-            /* Axis values of point i: the last axis varies fastest. */
-            const char **vals = g_new0(const char *, s->naxes + 1);
-            for (int a = (int)s->naxes - 1; a >= 0; a--) {
-                vals[a] = s->axes[a].values[rest % s->axes[a].nvalues];
-                rest /= s->axes[a].nvalues;
-            }
-            for (unsigned a = 0; a < s->naxes; a++)
+            vals = label_values(pl->p[i].label, &keys);
+            for (unsigned a = 0; vals[a]; a++)
                 fprintf(f, ",%s", vals[a]);
-            g_free(vals);
+            g_strfreev(keys);
+            g_strfreev(vals);
             char **vrow = g_new0(char *, cols->len + 1);
             for (unsigned k = 0; heads[i] && heads[i][k] && rows[i][k]; k++)
                 vrow[GPOINTER_TO_UINT(g_hash_table_lookup(index, heads[i][k])) - 1] = rows[i][k];
