@@ -61,7 +61,7 @@ void trace_instant(trace *t, const char *track, const char *name, double ts_us);
 void trace_counter(trace *t, const char *track, const char *name, double ts_us, double value);
 
 /* Bounds, so that a trace of a large chip stays usable: only events that
- * overlap [start_us, end_us] are written (a span that straddles a bound is
+ * overlap [start_us, end_us) are written (a span that straddles a bound is
  * kept whole), and only tracks matching one of `blocks` (NULL-terminated
  * globs; a pattern also selects the tracks below it: "sm0" selects
  * "sm0.sched1"). trace_track returns -1 for a track left out, and the *_on

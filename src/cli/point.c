@@ -254,8 +254,9 @@ int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o
         return 0;
     const des_clock *clk = gpu_core_clock(g);
     double us_per_cycle = (double)clk->period / (double)des_ticks_per_us_of(gpu_engine(g));
+    /* Cycles trace_start to trace_end, both included. */
     trace_set_window(x.tr, s->trace_start * us_per_cycle,
-                     s->trace_end ? s->trace_end * us_per_cycle : G_MAXDOUBLE);
+                     s->trace_end ? (s->trace_end + 1) * us_per_cycle : G_MAXDOUBLE);
     observer *obs = observe_start(g, st, s, i, x.series, s->timeseries_interval,
                                   observe_progress_wanted(o->quiet));
     gpu_result r;

@@ -127,6 +127,11 @@ typedef struct sm_sched_state {
     /* the last simulated idle cycle, replicated over skipped cycles */
     uint8_t snap_stall;                 /* STALL_* */
     uint8_t snap_wcat;                  /* 0 idle, 1 mem, 2 stall */
+    /* Trace only: the run of idle cycles with one stall reason being
+     * built ([tr_from, tr_to), reason tr_stall, STALL_KINDS for none) and
+     * the next cycle to account. */
+    uint8_t tr_stall;
+    uint64_t tr_from, tr_to, tr_next;
     sm_sched_stats st;
 } sm_sched_state;
 
@@ -319,6 +324,8 @@ void sm_send_reports(sm *s, uint64_t cycle);
 
 /* sm_stats.c */
 void sm_stats_register(sm *s, stats *st);
+/* The last stall run of every scheduler into the trace (sm_stats.c). */
+void sm_trace_flush_stalls(sm *s);
 /* Resolve the SM's trace tracks (sm_issue.c); t NULL: no trace. */
 void sm_trace_tracks(sm *s, struct trace *t);
 void sm_account_issue_cycle(sm *s, unsigned sc, uint64_t cycle);

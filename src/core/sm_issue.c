@@ -25,6 +25,8 @@
 void sm_trace_tracks(sm *s, struct trace *t)
 {
     s->tr = t;
+    for (unsigned i = 0; i < s->p.schedulers; i++)
+        s->sc[i].tr_stall = STALL_KINDS;
     if (!t)
         return;
     s->us_per_cycle = (double)s->clk->period / (double)des_ticks_per_us_of(s->engine);

@@ -131,10 +131,15 @@ static bool track_selected(const trace *t, const char *track)
     return false;
 }
 
-/* A span [start, start + dur] overlaps the window. */
+/* A span [start, start + dur) overlaps the window [lo, hi); a point event
+ * lies in it. The margin (1e-9 us, a femtosecond: far below any cycle)
+ * absorbs the rounding of cycle counts converted to microseconds. */
 static bool in_window(const trace *t, double start_us, double dur_us)
 {
-    return start_us + (dur_us > 0 ? dur_us : 0) >= t->win_lo && start_us <= t->win_hi;
+    const double eps = 1e-9;
+    if (dur_us <= 0)
+        return start_us >= t->win_lo - eps && start_us < t->win_hi - eps;
+    return start_us < t->win_hi - eps && start_us + dur_us > t->win_lo + eps;
 }
 
 int trace_track(trace *t, const char *track)
