@@ -146,9 +146,13 @@ static bool fill_values(kf_doc *d, const char *text, size_t len, GError **err)
     for (unsigned i = 0; ok && i < d->nentries; i++) {
         kf_entry *en = &d->entries[i];
         char *v = g_key_file_get_string(kf, en->group, en->key, &e);
-        if (!v) {
+        /* GKeyFile returns a value for an invalid escape ("8\x") and sets
+         * the error too (found by tools/fuzz): refuse it, and never pass a
+         * set error to the next call. */
+        if (!v || e) {
+            g_free(v);
             ok = input_error(err, "%s:%d: [%s] key '%s': %s", d->path, en->line, en->group, en->key,
-                             e->message);
+                             e ? e->message : "the value cannot be read");
             break;
         }
         en->value = g_strstrip(v);

@@ -208,6 +208,17 @@ static void mutate_once(fuzz *z, GString *s, format f)
 
 /* ---- executions -------------------------------------------------------- */
 
+/* A GLib warning or critical during an execution (a GError set twice, a
+ * failed g_return_if_fail) is a finding: it is a bug even when the loader
+ * then refuses the input cleanly. */
+static char *glib_complaint;
+static void on_glib_log(const char *domain, GLogLevelFlags level, const char *msg, gpointer data)
+{
+    (void)data;
+    if (!glib_complaint && (level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL)))
+        glib_complaint = g_strdup_printf("GLib %s: %s", domain ? domain : "", msg);
+}
+
 static const char *current_format;
 static void on_alarm(int sig)
 {
@@ -322,6 +333,11 @@ static void run_one(fuzz *z, format f)
     alarm(z->timeout);
     char *problem = exec_text(z, f, s->str, s->len);
     alarm(0);
+    if (glib_complaint) {
+        g_free(problem);
+        problem = glib_complaint;
+        glib_complaint = NULL;
+    }
     z->execs[f]++;
     z->accepted[f] += z->ok;
     if (problem) {
@@ -376,6 +392,7 @@ int main(int argc, char **argv)
     z.findings = findings ? g_strdup(findings) : g_build_filename(z.tmpdir, "findings", NULL);
     g_mkdir_with_parents(z.findings, 0755);
     signal(SIGALRM, on_alarm);
+    g_log_set_default_handler(on_glib_log, NULL);
     bool any = false;
     for (unsigned f = 0; f < F_COUNT; f++) {
         if (strcmp(only, "all") && strcmp(only, format_name[f]))
