@@ -74,6 +74,15 @@ void des_set_limit(des_engine *e, des_time t);
  * which control passes between blocks. */
 void des_set_lazy_clock(des_engine *e, bool lazy);
 des_time des_now(const des_engine *e);
+/* A passive observer: fn(ctx, T) is called once for each multiple T of
+ * `period` ticks as simulated time reaches it, when every event before T has
+ * run and none at or after T has: exactly the state at T. It must change no
+ * simulated state (it reads counters), so results are the same with or
+ * without it; it adds no event, so the run ends as it would. At most
+ * DES_MAX_PROBES; call before des_run. */
+#define DES_MAX_PROBES 4
+typedef void (*des_probe_fn)(void *ctx, des_time t);
+void des_add_probe(des_engine *e, des_time period, des_probe_fn fn, void *ctx);
 uint64_t des_ticks_per_us_of(const des_engine *e);
 void des_engine_free(des_engine *e);
 

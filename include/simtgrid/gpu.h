@@ -13,7 +13,10 @@
 typedef struct gpu gpu;
 
 typedef struct gpu_result {
-    uint64_t core_cycles;        /* simulated SM-clock cycles until the last CTA ended */
+    uint64_t core_cycles;        /* simulated SM-clock cycles until the last CTA ended, or
+                                    until sim.max_cycles when the run was truncated */
+    bool truncated;              /* stopped by sim.max_cycles (on_limit = stop) with CTAs left */
+    uint64_t unfinished_ctas;    /* CTAs that had not finished when the run ended */
     uint64_t warp_insts;         /* warp instructions issued, all SMs */
     uint64_t thread_insts;       /* thread instructions (active lanes) issued */
     double core_mhz;
@@ -34,5 +37,11 @@ void gpu_write_arrays(const gpu *g, struct json_writer *w);
 /* A few human-readable lines about the run (per launch, key rates). */
 void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f);
 void gpu_free(gpu *g);
+/* For observers of a running chip (time series, progress; simtgrid/des.h
+ * des_add_probe): its engine, its core clock, and the CTAs not yet
+ * finished of all launches. */
+des_engine *gpu_engine(const gpu *g);
+const des_clock *gpu_core_clock(const gpu *g);
+uint64_t gpu_unfinished_ctas(const gpu *g);
 
 #endif

@@ -13,6 +13,8 @@
  *              args = 1, 2 (kernel parameters, integers)
  *   [sweep]    l1d.sets = 32, 64, 128         (cross product, in file order)
  *   [output]   json = true  csv = true  timeseries = false  trace = false
+ *              timeseries_interval = 1000 (core cycles)  trace_start = 0
+ *              trace_end = 0 (core cycles; 0: the end)  trace_blocks = sm0, dram*
  *              dump = ARRAY, ...  dump_count = 64  (.data arrays written into
  *              the result JSON after the run: their first dump_count elements)
  * Precedence, lowest first: parameter defaults, model includes, model,
@@ -60,6 +62,9 @@ typedef struct scenario {
     sweep_axis *axes;
     unsigned naxes;
     bool out_json, out_csv, out_timeseries, out_trace;
+    uint64_t timeseries_interval;  /* core cycles per time-series row */
+    uint64_t trace_start, trace_end;   /* trace window, core cycles (end 0: the end of the run) */
+    char **trace_blocks;           /* trace block filter (globs), NULL-terminated, or NULL: all */
     char **dump;         /* [output] dump: array names, NULL-terminated, or NULL */
     char *dump_origin;   /* "file:line" of the dump key */
     unsigned dump_count;

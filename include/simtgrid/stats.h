@@ -75,6 +75,13 @@ void stats_series_push(stats_series *ts, double value);
 size_t stats_series_len(const stats_series *ts);
 const double *stats_series_values(const stats_series *ts);
 
+/* The run's timeline trace (simtgrid/trace.h), if one was asked for: blocks
+ * take it from here when they are built, so no constructor needs a new
+ * argument. NULL when there is none. The registry does not own it. */
+struct trace;
+void stats_set_trace(stats *s, struct trace *t);
+struct trace *stats_trace(const stats *s);
+
 /* Look-ups, for tests and derived metrics: the value of a registered counter,
  * or of a derived value; false if no such statistic. */
 bool stats_get_counter(const stats *s, const char *block, const char *name, uint64_t *out);

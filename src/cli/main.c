@@ -12,8 +12,11 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  run SCENARIO [-o DIR] [--set KEY=VALUE]...   simulate; one JSON per sweep point,\n"
-    "                                               a CSV row per point (default DIR: results/NAME)\n"
+    "      [--jobs N] [--force | --resume]          a CSV row per point (default DIR: results/NAME);\n"
+    "                                               `simtgrid run --help` for the options\n"
     "  check SCENARIO [--set KEY=VALUE]...          validate a scenario, its model and kernels\n"
+    "  sweep list SCENARIO [-o DIR]                 one `run --point I` command line per point\n"
+    "  sweep collect DIR                            gather point runs: manifest and sweep table\n"
     "  params [--json]                              every model parameter: name, type, unit,\n"
     "                                               default, range, description\n"
     "  kernel check KERNEL.sasm                     parse a kernel; print its CFG, reconvergence\n"
@@ -44,6 +47,11 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "check"))
         return cli_run(argc - 2, argv + 2, true);
     if (!strcmp(cmd, "params")) {
+        if (argc > 2 && (!strcmp(argv[2], "--help") || !strcmp(argv[2], "-h"))) {
+            fputs("usage: simtgrid params [--json]\n\nEvery model parameter: name, type, unit, default, "
+                  "range and description (--json: the same as a JSON document).\n", stdout);
+            return 0;
+        }
         if (argc > 2 && !strcmp(argv[2], "--json"))
             params_print_json(stdout);
         else if (argc > 2) {
@@ -57,6 +65,8 @@ int main(int argc, char **argv)
         return cli_kernel(argc - 2, argv + 2);
     if (!strcmp(cmd, "gen"))
         return cli_gen(argc - 2, argv + 2);
+    if (!strcmp(cmd, "sweep"))
+        return cli_sweep(argc - 2, argv + 2);
     fprintf(stderr, "simtgrid: unknown command '%s'\n\n%s", cmd, usage);
     return 2;
 }

@@ -206,6 +206,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
         sched_init(&s->sc[i].s, p->scheduler->ops, s->nent_cap, slots, &s->p);
     s->rc_state = s->rc->create(s);
     sm_stats_register(s, st);
+    sm_trace_tracks(s, stats_trace(st));
     s->actor = des_actor_new(e, s->name, sm_main, s);
     return s;
 }
@@ -247,6 +248,7 @@ void sm_free(sm *s)
 {
     if (!s)
         return;
+    g_free(s->tr_sched);
     s->rc->destroy(s->rc_state);
     for (unsigned i = 0; i < s->p.max_ctas; i++)
         isa_cta_free(s->cta[i].ic);

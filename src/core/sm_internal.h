@@ -16,6 +16,7 @@
 #include "simtgrid/atrace.h"
 #include "simtgrid/core.h"
 #include "simtgrid/memport.h"
+#include "simtgrid/trace.h"
 #include "core/pdom.h"
 #include "core/warp_sched.h"
 
@@ -98,6 +99,7 @@ typedef struct sm_mem_op {
     bool blocking;       /* barrel: its entity waits for the response */
     uint16_t entity, hw, cta;
     uint64_t done;       /* the instruction's own completion cycle */
+    uint64_t issued;     /* its issue cycle (for the trace) */
     const isa_inst *inst;
 } sm_mem_op;
 
@@ -128,6 +130,11 @@ typedef struct sm_sched_state {
     /* the last simulated idle cycle, replicated over skipped cycles */
     uint8_t snap_stall;                 /* STALL_* */
     uint8_t snap_wcat;                  /* 0 idle, 1 mem, 2 stall */
+    /* Trace only: the run of idle cycles with one stall reason being
+     * built ([tr_from, tr_to), reason tr_stall, STALL_KINDS for none) and
+     * the next cycle to account. */
+    uint8_t tr_stall;
+    uint64_t tr_from, tr_to, tr_next;
     sm_sched_stats st;
 } sm_sched_state;
 
@@ -137,6 +144,12 @@ struct sm {
     core_params p;
     unsigned id;
     char *name;                 /* "sm0" */
+    /* The timeline trace (NULL: none): warp issue per scheduler track
+     * "smN.schedK", memory requests as async spans on "smN.mem". */
+    struct trace *tr;
+    int *tr_sched;
+    double us_per_cycle;
+    trace_spans tr_mem;
     des_engine *engine;
     des_actor *actor;
     const des_clock *clk;
@@ -325,6 +338,10 @@ void sm_send_reports(sm *s, uint64_t cycle);
 
 /* sm_stats.c */
 void sm_stats_register(sm *s, stats *st);
+/* The last stall run of every scheduler into the trace (sm_stats.c). */
+void sm_trace_flush_stalls(sm *s);
+/* Resolve the SM's trace tracks (sm_issue.c); t NULL: no trace. */
+void sm_trace_tracks(sm *s, struct trace *t);
 void sm_account_issue_cycle(sm *s, unsigned sc, uint64_t cycle);
 void sm_account_idle_cycle(sm *s, unsigned sc, uint64_t cycle, uint8_t worst);
 void sm_account_replay(sm *s, uint64_t n);

@@ -20,6 +20,32 @@
 #include <string.h>
 
 #include "core/sm_internal.h"
+#include "simtgrid/trace.h"
+
+void sm_trace_tracks(sm *s, struct trace *t)
+{
+    s->tr = t;
+    for (unsigned i = 0; i < s->p.schedulers; i++)
+        s->sc[i].tr_stall = STALL_KINDS;
+    if (!t)
+        return;
+    s->us_per_cycle = (double)s->clk->period / (double)des_ticks_per_us_of(s->engine);
+    s->tr_sched = g_new(int, s->p.schedulers);
+    for (unsigned i = 0; i < s->p.schedulers; i++) {
+        char *name = g_strdup_printf("%s.sched%u", s->name, i);
+        s->tr_sched[i] = trace_track(t, name);
+        g_free(name);
+    }
+    char *name = g_strdup_printf("%s.mem", s->name);
+    trace_spans_init(&s->tr_mem, t, name, s->us_per_cycle);
+    g_free(name);
+    /* Every track of this SM left out by the block filter: no cost. */
+    bool any = s->tr_mem.t != NULL;
+    for (unsigned i = 0; i < s->p.schedulers; i++)
+        any |= s->tr_sched[i] >= 0;
+    if (!any)
+        s->tr = NULL;
+}
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
@@ -305,6 +331,9 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
             rf_book_banks(s, st, in, k);
         s->warp_insts++;
         st->st.issued++;
+        if (s->tr)   /* the issue port's busy cycles: spans of one track never overlap */
+            trace_complete_on(s->tr, s->tr_sched[sc], isa_op_name((isa_op)in->op), k * s->us_per_cycle,
+                              s->passes_port * s->us_per_cycle);
     }
     t->threads += nthreads;
     st->cur_threads = t->threads > p->warp_size ? p->warp_size : t->threads;
@@ -352,7 +381,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
             tag = s->free_tag[--s->nfree_tag];
             s->mem[tag] = (sm_mem_op){.used = true, .blocking = p->discipline == CORE_BARREL,
                                       .entity = (uint16_t)e, .hw = w->hw, .cta = w->cta,
-                                      .done = t->done, .inst = in};
+                                      .done = t->done, .issued = k, .inst = in};
             c->mem_outstanding++;
             if (p->discipline == CORE_BARREL)
                 w->mem_wait++;
@@ -490,6 +519,8 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
         s->hw_epoch[op->hw]++;
         h->mem_pending--;
     }
+    if (s->tr_mem.t)   /* from issue to the cycle the data is written */
+        trace_spans_add(&s->tr_mem, isa_op_name((isa_op)op->inst->op), op->issued, complete + 1);
     op->used = false;
     s->free_tag[s->nfree_tag++] = r->tag;
     c->mem_outstanding--;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/sm_internal.h"
+#include "simtgrid/trace.h"
 
 unsigned sm_wcat_bucket(const sm *s, unsigned threads)
 {
@@ -43,9 +44,47 @@ static void fu_hist_init(stats_hist *h, unsigned width)
     stats_hist_init_ranges(h, n, b);
 }
 
+/* Trace: idle cycles become one span per run of one stall reason on the
+ * scheduler's track, between its issue spans ("memory", "dependency",
+ * "pipeline", "barrier"; cycles without any warp are not drawn). */
+static const char *const stall_trace_name[STALL_KINDS] = {"stall: pipeline", "stall: dependency",
+                                                         "stall: barrier", "stall: memory", NULL};
+
+static void flush_stall(sm *s, unsigned sc)
+{
+    sm_sched_state *q = &s->sc[sc];
+    if (q->tr_stall < STALL_KINDS && stall_trace_name[q->tr_stall] && q->tr_to > q->tr_from)
+        trace_complete_on(s->tr, s->tr_sched[sc], stall_trace_name[q->tr_stall], q->tr_from * s->us_per_cycle,
+                          (q->tr_to - q->tr_from) * s->us_per_cycle);
+    q->tr_stall = STALL_KINDS;
+}
+
+static void trace_stall(sm *s, unsigned sc, uint8_t reason, uint64_t from, uint64_t n)
+{
+    sm_sched_state *q = &s->sc[sc];
+    if (q->tr_stall != reason || q->tr_to != from) {
+        flush_stall(s, sc);
+        q->tr_stall = reason;
+        q->tr_from = from;
+    }
+    q->tr_to = from + n;
+    q->tr_next = from + n;
+}
+
+void sm_trace_flush_stalls(sm *s)
+{
+    if (s->tr)
+        for (unsigned sc = 0; sc < s->p.schedulers; sc++)
+            flush_stall(s, sc);
+}
+
 void sm_account_issue_cycle(sm *s, unsigned sc, uint64_t cycle)
 {
     sm_sched_state *q = &s->sc[sc];
+    if (s->tr) {
+        flush_stall(s, sc);
+        q->tr_next = cycle + 1;
+    }
     unsigned lanes = q->lanes_ring[cycle % 64];
     q->lanes_ring[cycle % 64] = 0;
     stats_hist_add(&q->st.fu_lanes, lanes);
@@ -74,6 +113,8 @@ void sm_account_idle_cycle(sm *s, unsigned sc, uint64_t cycle, uint8_t worst)
     q->snap_stall = stall_of(worst);
     q->snap_wcat = worst == WS_MEM ? 1 : worst == WS_STRUCT ? 2 : 0;
     q->st.stall[q->snap_stall]++;
+    if (s->tr)
+        trace_stall(s, sc, q->snap_stall, cycle, 1);
     if (q->snap_wcat == 1)
         q->st.w0_mem++;
     else if (q->snap_wcat == 2)
@@ -90,6 +131,8 @@ void sm_account_replay(sm *s, uint64_t n)
         sm_sched_state *q = &s->sc[sc];
         stats_hist_add_n(&q->st.fu_lanes, 0, n);
         q->st.stall[q->snap_stall] += n;
+        if (s->tr)   /* the cycles after the last one accounted */
+            trace_stall(s, sc, q->snap_stall, q->tr_next, n);
         if (q->snap_wcat == 1)
             q->st.w0_mem += n;
         else if (q->snap_wcat == 2)
@@ -108,6 +151,8 @@ void sm_account_empty(sm *s, uint64_t n)
         stats_hist_add_n(&q->st.fu_lanes, 0, n);
         q->st.stall[STALL_EMPTY] += n;
         q->st.w0_idle += n;
+        if (s->tr)
+            trace_stall(s, sc, STALL_EMPTY, q->tr_next, n);
     }
     s->cycles += n;
 }
@@ -203,6 +248,7 @@ void sm_stats_register(sm *s, stats *st)
 
 void sm_finalize_stats(sm *s, stats *st)
 {
+    sm_trace_flush_stalls(s);
     if (!st)
         return;
     double cyc = (double)s->cycles;

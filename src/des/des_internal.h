@@ -54,6 +54,15 @@ struct des_engine {
     bool started;
     bool lazy_clock;         /* SimGrid's clock catches up only at the end */
     des_counters counters;
+    /* Observers called as time passes each multiple of their period (the
+     * time series, the progress line); probe_next is the earliest due. */
+    struct des_probe {
+        des_time period, next;
+        des_probe_fn fn;
+        void *ctx;
+    } probes[DES_MAX_PROBES];
+    unsigned nprobes;
+    des_time probe_next;
 };
 
 void des_port_free(des_port *p);

@@ -105,6 +105,33 @@ static bool run_next(des_engine *e, des_actor *self)
     return false;
 }
 
+/* The probes due up to t (not after it), in time order. */
+static void run_probes(des_engine *e, des_time t)
+{
+    for (;;) {
+        struct des_probe *first = NULL;
+        for (unsigned i = 0; i < e->nprobes; i++)
+            if (!first || e->probes[i].next < first->next)
+                first = &e->probes[i];
+        if (!first || first->next > t)
+            break;
+        first->fn(first->ctx, first->next);
+        first->next += first->period;
+    }
+    e->probe_next = DES_NEVER;
+    for (unsigned i = 0; i < e->nprobes; i++)
+        if (e->probes[i].next < e->probe_next)
+            e->probe_next = e->probes[i].next;
+}
+
+void des_add_probe(des_engine *e, des_time period, des_probe_fn fn, void *ctx)
+{
+    g_assert(e->nprobes < DES_MAX_PROBES && period > 0);
+    e->probes[e->nprobes++] = (struct des_probe){period, period, fn, ctx};
+    if (period < e->probe_next)
+        e->probe_next = period;
+}
+
 /* Advance time: called by the last block of the current time to stop
  * running (`self`, or NULL when that block has ended). It sleeps, in its own
  * SimGrid context, until the next wake time, makes the blocks due then the
@@ -131,6 +158,8 @@ static bool advance(des_engine *e, des_actor *self)
         return false;
     }
     des_time t = top->wake_at;
+    if (t >= e->probe_next)
+        run_probes(e, t);
     if (t > e->now) {
         /* SimGrid's clock need only be right when control passes to another
          * actor: when `self` alone is due next it runs on at once, and the
@@ -247,6 +276,7 @@ des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **e
     e->nclocks = n;
     e->ticks_per_us = tpu;
     e->limit = DES_NEVER - 1;
+    e->probe_next = DES_NEVER;
     wakeheap_init(&e->heap);
     e->actors = g_ptr_array_new();
     e->ports = g_ptr_array_new();

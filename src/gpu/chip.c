@@ -21,18 +21,50 @@ static bool input_err(GError **err, const char *fmt, ...)
     return false;
 }
 
+/* "FILE:LINE: key 'clock.core_mhz'" (or "--set: ..."), as every other key's
+ * errors name where the value came from. */
+static char *clock_where(const config *c, const char *key)
+{
+    const char *origin = cfg_origin(c, key);
+    if (!strcmp(origin, "default"))
+        return g_strdup_printf("key '%s' (default)", key);
+    return g_strdup_printf("%s: key '%s'", origin, key);
+}
+
 static bool setup_clocks(gpu *g, GError **err)
 {
     static const char *const keys[CLK_COUNT] = {"clock.core_mhz", "clock.icnt_mhz", "clock.l2_mhz",
                                                 "clock.dram_mhz"};
     static const char *const names[CLK_COUNT] = {"core", "icnt", "l2", "dram"};
+    uint64_t khz_of[CLK_COUNT];
     for (unsigned i = 0; i < CLK_COUNT; i++) {
         double mhz = cfg_float(g->cfg, keys[i]);
         double khz = mhz * 1000.0;
-        if (fabs(khz - round(khz)) > 1e-6)
-            return input_err(err, "%s: key '%s': expected a frequency with at most 3 decimals (kHz "
-                                  "resolution), got %g", cfg_origin(g->cfg, keys[i]), keys[i], mhz);
+        if (fabs(khz - round(khz)) > 1e-6) {
+            /* The value as written (its canonical text), never rounded by %g. */
+            char *where = clock_where(g->cfg, keys[i]);
+            input_err(err, "%s: expected a frequency with at most 3 decimals (kHz resolution), got '%s'",
+                      where, cfg_str(g->cfg, keys[i]));
+            g_free(where);
+            return false;
+        }
         g->clk[i] = (des_clock){names[i], (uint64_t)llround(khz), 0};
+        khz_of[i] = g->clk[i].khz;
+    }
+    if (!des_ticks_per_us(khz_of, CLK_COUNT)) {
+        /* Name the clock with the finest resolution: rounding it is the fix. */
+        unsigned worst = 0;
+        for (unsigned i = 1; i < CLK_COUNT; i++)
+            if ((khz_of[i] & -khz_of[i]) < (khz_of[worst] & -khz_of[worst]))
+                worst = i;
+        char *where = clock_where(g->cfg, keys[worst]);
+        input_err(err, "%s: got '%s': the clock frequencies (core %s, icnt %s, l2 %s, dram %s MHz) have no "
+                       "common time base fine enough to keep one simulated second exact in 2^53 ticks; "
+                       "round them (e.g. to whole MHz)", where, cfg_str(g->cfg, keys[worst]),
+                  cfg_str(g->cfg, keys[0]), cfg_str(g->cfg, keys[1]), cfg_str(g->cfg, keys[2]),
+                  cfg_str(g->cfg, keys[3]));
+        g_free(where);
+        return false;
     }
     char *msg = NULL;
     g->engine = des_engine_new(g->clk, CLK_COUNT, cfg_bool(g->cfg, "sim.verbose"), &msg);
@@ -236,11 +268,17 @@ bool gpu_run(gpu *g, gpu_result *r, GError **err)
         if (lr.finished && lr.end_cycle > last)
             last = lr.end_cycle;
     }
-    r->core_cycles = last;
     int64_t cap = cfg_int(g->cfg, "sim.max_cycles");
     uint64_t end_cycle = des_cycle_of(&g->clk[CLK_CORE], g->end);
+    uint64_t left = dispatcher_unfinished(g->disp);
+    bool limit = cap > 0 && end_cycle >= (uint64_t)cap;
+    /* A run cut by the limit simulated up to the limit: its cycles are those,
+     * not the end of the last launch that finished (0 if none did). */
+    r->truncated = left && limit;
+    r->unfinished_ctas = left;
+    r->core_cycles = r->truncated ? end_cycle : last;
     for (unsigned i = 0; i < g->nsms; i++) {
-        if (cap > 0 && end_cycle >= (uint64_t)cap)
+        if (limit)
             sm_finish_at_limit(g->sms[i], end_cycle);
         sm_totals t = sm_get_totals(g->sms[i]);
         r->warp_insts += t.warp_insts;
@@ -262,10 +300,7 @@ bool gpu_run(gpu *g, gpu_result *r, GError **err)
             g_set_error(err, SIMTGRID_ERROR, 1, "sm%u: %s", i, sm_error(g->sms[i]));
             return false;
         }
-    uint64_t left = dispatcher_unfinished(g->disp);
     if (left) {
-        int64_t max_cycles = cfg_int(g->cfg, "sim.max_cycles");
-        bool limit = max_cycles > 0 && des_cycle_of(&g->clk[CLK_CORE], g->end) >= (uint64_t)max_cycles;
         if (limit && cfg_is(g->cfg, "sim.on_limit", "stop"))
             return true;   /* stop: results up to the limit are what was asked */
         g_set_error(err, SIMTGRID_ERROR, 1,
@@ -304,6 +339,10 @@ void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f)
                 lines);
     }
 }
+
+des_engine *gpu_engine(const gpu *g) { return g->engine; }
+const des_clock *gpu_core_clock(const gpu *g) { return &g->clk[CLK_CORE]; }
+uint64_t gpu_unfinished_ctas(const gpu *g) { return dispatcher_unfinished(g->disp); }
 
 void gpu_free(gpu *g)
 {

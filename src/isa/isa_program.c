@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "isa_internal.h"
+#include "simtgrid/input.h"
 
 G_DEFINE_QUARK(simtgrid-isa-error-quark, isa_error)
 
@@ -167,11 +168,11 @@ isa_program *isa_program_parse(const char *text, const char *filename, GError **
 isa_program *isa_program_load_file(const char *path, GError **err)
 {
     char *text = NULL;
-    gsize len = 0;
-    GError *e = NULL;
-    if (!g_file_get_contents(path, &text, &len, &e)) {
-        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: cannot read kernel: %s", path, e->message);
-        g_error_free(e);
+    size_t len = 0;
+    char *why = input_read_why(path, INPUT_MAX_BYTES, &text, &len);
+    if (why) {
+        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: cannot read kernel (%s)", path, why);
+        g_free(why);
         return NULL;
     }
     if (strlen(text) != len) {

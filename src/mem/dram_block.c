@@ -44,6 +44,9 @@ dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p
     d->replies = g_queue_new();
     if (st)
         memctrl_register_stats(d->mc, st, name);
+    if (stats_trace(st))
+        memctrl_trace(d->mc, stats_trace(st), name,
+                      (double)dram_clk->period / (double)des_ticks_per_us_of(e));
     d->actor = des_actor_new(e, name, dram_main, d);
     return d;
 }

@@ -5,6 +5,7 @@
 #include "mem/coalesce.h"
 #include "mem/l2slice.h"
 #include "simtgrid/memport.h"
+#include "simtgrid/trace.h"
 
 typedef struct l2_req {
     mem_pkt pkt;         /* the request, echoed as the reply */
@@ -18,6 +19,9 @@ typedef struct l2_ev {
 } l2_ev;
 
 struct l2slice {
+    /* Trace: each load or atomic from arrival to its reply ("l2sN.req"),
+     * each miss from leaving for DRAM to its fill ("l2sN.dram"). */
+    trace_spans tr_req, tr_dram;
     des_engine *engine;
     des_actor *actor;
     const des_clock *clk;
@@ -61,6 +65,13 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     s->st = st;
     stats_hist_init_log2(&s->latency, 16);
     stats_hist_init_log2(&s->dram_latency, 16);
+    if (stats_trace(st)) {
+        double us = (double)l2clk->period / (double)des_ticks_per_us_of(e);
+        char *a = g_strdup_printf("%s.req", name), *b = g_strdup_printf("%s.dram", name);
+        trace_spans_init(&s->tr_req, stats_trace(st), a, us);
+        trace_spans_init(&s->tr_dram, stats_trace(st), b, us);
+        g_free(a), g_free(b);
+    }
     if (st) {
         cache_register_stats(s->c, st, name);
         stats_counter(st, name, "replies", "packets", "replies sent to SMs", &s->replies_sent);
@@ -236,6 +247,8 @@ static void take_dram_reply(l2slice *s, uint64_t c, des_time t)
         s->changed = true;
     }
     stats_hist_add(&s->dram_latency, c >= sent ? c - sent : 0);
+    if (s->tr_dram.t)
+        trace_spans_add(&s->tr_dram, "miss", sent, c);
     des_port_pop(s->dram_in, t);
 }
 
@@ -259,6 +272,8 @@ static void send_replies(l2slice *s, des_time t)
         } else {
             s->replies_sent++;
             stats_hist_add(&s->latency, c >= r->arrived ? c - r->arrived : 0);
+            if (s->tr_req.t)
+                trace_spans_add(&s->tr_req, rep.op == MEM_LOAD ? "load" : "atomic", r->arrived, c);
         }
         r->next_free = s->free_head;
         s->free_head = (int)slot;

@@ -2,6 +2,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "simtgrid/trace.h"
 #include "mem/ldst.h"
 
 typedef struct ldst_inst {
@@ -32,6 +33,9 @@ typedef struct hit_ev {
 } hit_ev;
 
 struct ldst {
+    /* Trace: each load from entering the unit to its last data ("smN.ldst"),
+     * and each access below the L1 from leaving to its fill ("smN.l1miss"). */
+    trace_spans tr_load, tr_miss;
     des_engine *engine;
     des_actor *actor;
     const des_clock *clk;
@@ -106,6 +110,13 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
     coalesce_stats_init(&u->cst);
     stats_hist_init_log2(&u->latency, 16);
     stats_hist_init_log2(&u->round_trip, 16);
+    if (stats_trace(st)) {
+        double us = (double)u->clk->period / (double)des_ticks_per_us_of(u->engine);
+        char *a = g_strdup_printf("%s.ldst", u->name), *b = g_strdup_printf("%s.l1miss", u->name);
+        trace_spans_init(&u->tr_load, stats_trace(st), a, us);
+        trace_spans_init(&u->tr_miss, stats_trace(st), b, us);
+        g_free(a), g_free(b);
+    }
     if (st) {
         cache_register_stats(u->l1, st, u->l1name);
         coalesce_register_stats(&u->cst, st, u->name);
@@ -203,6 +214,8 @@ static void respond(ldst *u, uint32_t slot, des_time t)
     if (in->op == MEM_LOAD) {
         coalesce_count_mpli(&u->cst, &u->co, in->accesses, in->misses);
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
+        if (u->tr_load.t)
+            trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
     }
     if (in->reply && (!g_queue_is_empty(u->resp_wait) || !des_port_try_send(u->resp_out, &in->resp, t)))
         g_queue_push_tail(u->resp_wait, g_memdup2(&in->resp, sizeof in->resp));
@@ -413,8 +426,11 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
     } else {
         complete_access(u, m->id, t);
     }
-    if (m->op != MEM_STORE && c >= m->born / u->clk->period)
+    if (m->op != MEM_STORE && c >= m->born / u->clk->period) {
         stats_hist_add(&u->round_trip, c - m->born / u->clk->period);
+        if (u->tr_miss.t)
+            trace_spans_add(&u->tr_miss, m->op == MEM_LOAD ? "miss" : "atomic", m->born / u->clk->period, c);
+    }
     des_port_pop(u->up, t);
 }
 

@@ -17,6 +17,7 @@
  * ends when a request starts on the bank (the awaited hit, or anything once
  * the window is over), or at a refresh. */
 #include "mem/memctrl_internal.h"
+#include "simtgrid/trace.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -299,6 +300,15 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     mc->free_head = i;
 }
 
+void memctrl_trace(memctrl *mc, struct trace *t, const char *block, double us_per_cycle)
+{
+    char *track = g_strdup_printf("%s.cmd", block);
+    mc->tr_cmd = trace_track(t, track);
+    mc->tr = mc->tr_cmd >= 0 ? t : NULL;
+    mc->us_per_cycle = us_per_cycle;
+    g_free(track);
+}
+
 static void issue(memctrl *mc, const mc_pick *pk)
 {
     mc_req *r = &mc->reqs[pk->req];
@@ -306,6 +316,10 @@ static void issue(memctrl *mc, const mc_pick *pk)
     if (b->bound != pk->req)
         bind(mc, b, pk->req, pk->t);
     b->dirty = true;
+    if (mc->tr) {
+        static const char *const cmd_name[DRAM_CMD_COUNT] = {"PRE", "ACT", "RD", "WR", "serve"};
+        trace_complete_on(mc->tr, mc->tr_cmd, cmd_name[pk->cmd], pk->t * mc->us_per_cycle, mc->us_per_cycle);
+    }
     if (mc->ops->issue(mc, b, r, pk->cmd, pk->t))
         finish(mc, b, pk->req, pk->t);
 }

@@ -103,6 +103,10 @@ unsigned memctrl_queued(const memctrl *mc);
 const memctrl_stats *memctrl_get_stats(const memctrl *mc);
 /* Registers every counter and histogram under `block` ("dram0"). */
 void memctrl_register_stats(memctrl *mc, stats *st, const char *block);
+/* Trace every DRAM command (PRE, ACT, RD, WR; "serve" in the simple model)
+ * as a one-cycle span on track BLOCK.cmd; t NULL: none. */
+struct trace;
+void memctrl_trace(memctrl *mc, struct trace *t, const char *block, double us_per_cycle);
 /* After the run: derived values over `elapsed` DRAM cycles (row-buffer hit
  * rate, bus utilisation, bandwidth in bytes per cycle). */
 void memctrl_finish(memctrl *mc, stats *st, const char *block, uint64_t elapsed);

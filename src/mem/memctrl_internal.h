@@ -69,6 +69,9 @@ typedef struct mc_pick {
 
 struct memctrl {
     dram_params p;
+    struct trace *tr;                   /* DRAM commands on track "dramN.cmd", or NULL */
+    int tr_cmd;
+    double us_per_cycle;
     const addrmap *map;
     unsigned channel;
     const dram_timing_ops *ops;

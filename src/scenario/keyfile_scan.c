@@ -3,40 +3,11 @@
  * rules, to map every group and key to its line, to name the line of a syntax
  * error, and to refuse repeated groups and keys (which GKeyFile would merge or
  * silently override). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "scenario/config_internal.h"
-
-/* Whole file into memory; on failure returns NULL with errno's reason. */
-static char *read_text(const char *path, size_t *len, const char **why)
-{
-    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        *why = "it is a directory";
-        return NULL;
-    }
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        *why = g_strerror(errno);
-        return NULL;
-    }
-    GString *s = g_string_new(NULL);
-    char buf[8192];
-    size_t got;
-    while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-        g_string_append_len(s, buf, (gssize)got);
-    bool bad = ferror(f);
-    int e = errno;
-    fclose(f);
-    if (bad) {
-        *why = g_strerror(e);
-        g_string_free(s, TRUE);
-        return NULL;
-    }
-    *len = s->len;
-    return g_string_free(s, FALSE);
-}
+#include "simtgrid/input.h"
 
 void kf_doc_free(kf_doc *d)
 {
@@ -175,9 +146,16 @@ static bool fill_values(kf_doc *d, const char *text, size_t len, GError **err)
     for (unsigned i = 0; ok && i < d->nentries; i++) {
         kf_entry *en = &d->entries[i];
         char *v = g_key_file_get_string(kf, en->group, en->key, &e);
-        if (!v) {
-            ok = input_error(err, "%s:%d: [%s] key '%s': %s", d->path, en->line, en->group, en->key,
-                             e->message);
+        /* GKeyFile returns a value for an invalid escape ("8\x") and sets
+         * the error too (found by tools/fuzz): refuse it, and never pass a
+         * set error to the next call. */
+        if (!v || e) {
+            g_free(v);
+            char *raw = g_key_file_get_value(kf, en->group, en->key, NULL);
+            ok = input_error(err, "%s:%d: [%s] key '%s': expected a value whose escapes are \\s \\n \\t "
+                             "\\r or \\\\ (%s), got '%s'", d->path, en->line, en->group, en->key,
+                             e ? e->message : "unreadable", raw ? g_strstrip(raw) : "");
+            g_free(raw);
             break;
         }
         en->value = g_strstrip(v);
@@ -190,13 +168,14 @@ static bool fill_values(kf_doc *d, const char *text, size_t len, GError **err)
 kf_doc *kf_doc_load(const char *path, const char *named_by, GError **err)
 {
     size_t len = 0;
-    const char *why = NULL;
-    char *text = read_text(path, &len, &why);
-    if (!text) {
+    char *text = NULL;
+    char *why = input_read_why(path, INPUT_MAX_BYTES, &text, &len);
+    if (why) {
         if (named_by)
             input_error(err, "%s: cannot read '%s' (%s)", named_by, path, why);
         else
             input_error(err, "%s: cannot read file (%s)", path, why);
+        g_free(why);
         return NULL;
     }
     kf_doc *d = g_new0(kf_doc, 1);

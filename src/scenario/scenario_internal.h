@@ -12,6 +12,9 @@
 /* model_load, with "<named_by>: cannot read 'path'" when the file cannot be
  * read (model.c). */
 bool model_load_named(config *c, const char *path, const char *named_by, GError **err);
+/* Deepest chain of model files including one another (the top file counts):
+ * far beyond any real model, and a bound on a mistaken or hostile tree. */
+#define MODEL_MAX_INCLUDE_DEPTH 32
 
 /* ---- scenario parts (scenario_launch.c, scenario_sweep.c) -------------- */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "scenario/scenario_internal.h"
+#include "simtgrid/input.h"
 
 static const char *const launch_keys[] = {"kernel", "grid", "block", "sms", "start", "after", "args"};
 
@@ -87,19 +88,15 @@ static bool parse_args(const char *text, launch *l)
     return ok;
 }
 
-static bool kernel_readable(const char *path, const char **why)
+/* NULL when `path` is a readable regular file within the input size limit,
+ * else why not (g_free it). */
+static char *kernel_unreadable(const char *path)
 {
-    if (g_file_test(path, G_FILE_TEST_IS_DIR)) {
-        *why = "it is a directory";
-        return false;
-    }
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        *why = g_strerror(errno);
-        return false;
-    }
-    fclose(f);
-    return true;
+    char *text = NULL;
+    size_t len = 0;
+    char *why = input_read_why(path, INPUT_MAX_BYTES, &text, &len);
+    g_free(text);
+    return why;
 }
 
 /* One key of a launch; `where` is "file:line: [launch.NAME] key 'k'". */
@@ -110,9 +107,12 @@ static bool parse_key(launch *l, const kf_doc *d, const kf_entry *e, const char 
         if (!*v)
             return input_error(err, "%s: expected the path of a kernel file, got ''", where);
         l->kernel = kf_resolve_path(d->path, v);
-        const char *why;
-        if (!kernel_readable(l->kernel, &why))
-            return input_error(err, "%s: cannot read '%s' (%s)", where, l->kernel, why);
+        char *why = kernel_unreadable(l->kernel);
+        if (why) {
+            input_error(err, "%s: cannot read '%s' (%s)", where, l->kernel, why);
+            g_free(why);
+            return false;
+        }
     } else if (!strcmp(e->key, "grid") || !strcmp(e->key, "block")) {
         if (!parse_dims(v, e->key[0] == 'g' ? l->grid : l->block))
             return input_error(err, "%s: expected 1 to 3 positive integers (x[,y[,z]], %u in all at most), got '%s'",

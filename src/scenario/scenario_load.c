@@ -8,7 +8,8 @@
 
 static const char *const scenario_groups[] = {"scenario", "set", "sweep", "output", "launch.NAME"};
 static const char *const scenario_keys[] = {"model", "name", "seed", "description"};
-static const char *const output_keys[] = {"json", "csv", "timeseries", "trace", "dump", "dump_count"};
+static const char *const output_keys[] = {"json", "csv", "timeseries", "trace", "dump", "dump_count",
+                                          "timeseries_interval", "trace_start", "trace_end", "trace_blocks"};
 
 static bool known(const char *word, const char *const *list, size_t n)
 {
@@ -129,6 +130,34 @@ static bool parse_output(scenario *s, const kf_doc *d, GError **err)
                                d->path, e->line, e->value);
         s->dump_count = (unsigned)n;
     }
+    const char *cycle_keys[] = {"timeseries_interval", "trace_start", "trace_end"};
+    uint64_t *cycle_vals[] = {&s->timeseries_interval, &s->trace_start, &s->trace_end};
+    s->timeseries_interval = 1000;
+    for (unsigned k = 0; k < 3; k++) {
+        e = kf_find(d, "output", cycle_keys[k]);
+        int64_t n;
+        bool overflow;
+        if (e && (!param_parse_int64(e->value, &n, &overflow) || n < (k == 0 ? 1 : 0) ||
+                  n > 9007199254740991LL))
+            return input_error(err, "%s:%d: [output] key '%s': expected a number of core cycles from %d "
+                               "to 9007199254740991, got '%s'", d->path, e->line, e->key, k == 0 ? 1 : 0,
+                               e->value);
+        if (e)
+            *cycle_vals[k] = (uint64_t)n;
+    }
+    if (s->trace_end && s->trace_end < s->trace_start) {
+        e = kf_find(d, "output", "trace_end");
+        return input_error(err, "%s:%d: [output] key 'trace_end': expected 0 (the end) or a cycle not before "
+                           "trace_start (%" G_GUINT64_FORMAT "), got '%s'", d->path, e->line,
+                           s->trace_start, e->value);
+    }
+    e = kf_find(d, "output", "trace_blocks");
+    if (e) {
+        s->trace_blocks = kf_split_list(e->value);
+        if (!s->trace_blocks || !s->trace_blocks[0])
+            return input_error(err, "%s:%d: [output] key 'trace_blocks': expected a list of block names or "
+                               "patterns (sm0, sm1*, dram*), got '%s'", d->path, e->line, e->value);
+    }
     for (unsigned k = 0; k < 4; k++) {
         const kf_entry *e = kf_find(d, "output", output_keys[k]);
         if (e && !param_parse_bool(e->value, flags[k]))
@@ -188,6 +217,7 @@ void scenario_free(scenario *s)
     g_free(s->name);
     g_free(s->model_path);
     g_strfreev(s->dump);
+    g_strfreev(s->trace_blocks);
     g_free(s->dump_origin);
     g_free(s);
 }

@@ -193,3 +193,6 @@ uint64_t stats_sum(const stats *s, const char *block_glob, const char *name)
     g_pattern_spec_free(glob);
     return sum;
 }
+
+void stats_set_trace(stats *s, struct trace *t) { s->trace = t; }
+struct trace *stats_trace(const stats *s) { return s ? s->trace : NULL; }

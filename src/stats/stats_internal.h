@@ -43,6 +43,7 @@ struct stats {
     GPtrArray *blocks;         /* stat_block*, in order of first registration */
     GHashTable *by_path;       /* path -> stat_block* (borrowed) */
     GPtrArray *series;         /* every stats_series created, owned */
+    struct trace *trace;       /* the run's timeline trace, or NULL (not owned) */
 };
 
 #endif

@@ -28,6 +28,8 @@ struct trace {
     GHashTable *track_ids;    /* path -> id + 1 (GINT_TO_POINTER) */
     GHashTable *process_ids;  /* process name (owned) -> pid */
     int n_processes;
+    double win_lo, win_hi;    /* the time window, in us */
+    GPtrArray *blocks;        /* GPatternSpec*: the block filter, or NULL */
 };
 
 #define TRACE_BUF_BYTES (1 << 20)
@@ -58,6 +60,8 @@ trace *trace_open(const char *path, GError **err)
     t->buf = g_malloc(TRACE_BUF_BYTES);
     setvbuf(f, t->buf, _IOFBF, TRACE_BUF_BYTES);
     t->first_event = true;
+    t->win_lo = -G_MAXDOUBLE;
+    t->win_hi = G_MAXDOUBLE;
     t->tracks = g_ptr_array_new_with_free_func(track_free);
     t->track_ids = g_hash_table_new(g_str_hash, g_str_equal);
     t->process_ids = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, NULL);
@@ -96,6 +100,48 @@ static void write_meta(trace *t, const char *what, int pid, int tid, const char 
             what, pid, tid, sort_index);
 }
 
+void trace_set_window(trace *t, double start_us, double end_us)
+{
+    if (!t)
+        return;
+    t->win_lo = start_us;
+    t->win_hi = end_us;
+}
+
+void trace_set_blocks(trace *t, char *const *blocks)
+{
+    if (!t || !blocks)
+        return;
+    t->blocks = g_ptr_array_new_with_free_func((GDestroyNotify)g_pattern_spec_free);
+    for (unsigned i = 0; blocks[i]; i++) {
+        g_ptr_array_add(t->blocks, g_pattern_spec_new(blocks[i]));
+        char *below = g_strconcat(blocks[i], ".*", NULL);
+        g_ptr_array_add(t->blocks, g_pattern_spec_new(below));
+        g_free(below);
+    }
+}
+
+static bool track_selected(const trace *t, const char *track)
+{
+    if (!t->blocks)
+        return true;
+    for (guint i = 0; i < t->blocks->len; i++)
+        if (g_pattern_spec_match_string(g_ptr_array_index(t->blocks, i), track))
+            return true;
+    return false;
+}
+
+/* A span [start, start + dur) overlaps the window [lo, hi); a point event
+ * lies in it. The margin (1e-9 us, a femtosecond: far below any cycle)
+ * absorbs the rounding of cycle counts converted to microseconds. */
+static bool in_window(const trace *t, double start_us, double dur_us)
+{
+    const double eps = 1e-9;
+    if (dur_us <= 0)
+        return start_us >= t->win_lo - eps && start_us < t->win_hi - eps;
+    return start_us < t->win_hi - eps && start_us + dur_us > t->win_lo + eps;
+}
+
 int trace_track(trace *t, const char *track)
 {
     if (!t || !track)
@@ -103,6 +149,8 @@ int trace_track(trace *t, const char *track)
     gpointer found = g_hash_table_lookup(t->track_ids, track);
     if (found)
         return GPOINTER_TO_INT(found) - 1;
+    if (!track_selected(t, track))
+        return -1;   /* callers resolve their tracks once: no need to remember */
 
     const char *dot = strchr(track, '.');
     char *process = dot ? g_strndup(track, (gsize)(dot - track)) : g_strdup(track);
@@ -149,12 +197,46 @@ void trace_complete_on(trace *t, int track_id, const char *name, double start_us
     if (!t)
         return;
     const trace_track_rec *r = track_rec(t, track_id);
-    if (!r)
+    if (!r || !in_window(t, start_us, dur_us))
         return;
     event_head(t, r, name, "X", start_us);
     fputs(",\"dur\":", t->f);
     put_double(t->f, dur_us > 0 ? dur_us : 0);
     putc('}', t->f);
+}
+
+void trace_async_on(trace *t, int track_id, const char *name, uint64_t id, double start_us,
+                    double end_us)
+{
+    if (!t)
+        return;
+    const trace_track_rec *r = track_rec(t, track_id);
+    if (!r || !in_window(t, start_us, end_us - start_us))
+        return;
+    /* The category keeps ids of different tracks apart in the viewer. */
+    event_head(t, r, name, "b", start_us);
+    fputs(",\"cat\":", t->f);
+    json_write_quoted(t->f, r->path);
+    fprintf(t->f, ",\"id\":%" G_GUINT64_FORMAT "}", id);
+    event_head(t, r, name, "e", end_us > start_us ? end_us : start_us);
+    fputs(",\"cat\":", t->f);
+    json_write_quoted(t->f, r->path);
+    fprintf(t->f, ",\"id\":%" G_GUINT64_FORMAT "}", id);
+}
+
+void trace_spans_init(trace_spans *s, trace *t, const char *track, double us_per_cycle)
+{
+    s->track = trace_track(t, track);
+    s->t = s->track >= 0 ? t : NULL;
+    s->us_per_cycle = us_per_cycle;
+    s->next_id = 0;
+}
+
+void trace_spans_add(trace_spans *s, const char *name, uint64_t from_cycle, uint64_t to_cycle)
+{
+    if (s->t)
+        trace_async_on(s->t, s->track, name, s->next_id++, from_cycle * s->us_per_cycle,
+                       to_cycle * s->us_per_cycle);
 }
 
 void trace_complete(trace *t, const char *track, const char *name, double start_us,
@@ -169,7 +251,7 @@ void trace_instant(trace *t, const char *track, const char *name, double ts_us)
     if (!t)
         return;
     const trace_track_rec *r = track_rec(t, trace_track(t, track));
-    if (!r)
+    if (!r || !in_window(t, ts_us, 0))
         return;
     event_head(t, r, name, "i", ts_us);
     fputs(",\"s\":\"t\"}", t->f);
@@ -180,7 +262,7 @@ void trace_counter(trace *t, const char *track, const char *name, double ts_us, 
     if (!t)
         return;
     const trace_track_rec *r = track_rec(t, trace_track(t, track));
-    if (!r)
+    if (!r || !in_window(t, ts_us, 0))
         return;
     char *full = g_strconcat(r->path, ".", name ? name : "", NULL);
     event_head(t, r, full, "C", ts_us);
@@ -207,6 +289,8 @@ bool trace_close(trace *t, GError **err)
     g_hash_table_destroy(t->track_ids);
     g_hash_table_destroy(t->process_ids);
     g_ptr_array_free(t->tracks, TRUE);
+    if (t->blocks)
+        g_ptr_array_free(t->blocks, TRUE);
     g_free(t->buf);      /* only after fclose: stdio used it until then */
     g_free(t->path);
     g_free(t);

@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static char *dir;
 
@@ -142,6 +144,35 @@ Test(gen_cli, bad_arguments_exit_2_without_output)
     cr_assert(strstr(err, "cannot write"), "%s", err);
     g_free(err);
     cr_assert_not(exists("k.sasm"));
+}
+
+/* -o onto anything but a regular file is refused and the target left as it
+ * was (today a symbolic link or a device node is replaced by a file). */
+Test(gen_cli, writes_only_regular_files)
+{
+    write_file("good.ini", good);
+    write_file("real.sasm", "keep\n");
+    char *link = in_dir("link.sasm"), *fifo = in_dir("fifo.sasm");
+    cr_assert_eq(symlink("real.sasm", link), 0);
+    cr_assert_eq(mkfifo(fifo, 0644), 0);
+    char *err = NULL;
+    cr_assert_eq(simtgrid(&err, (const char *[]){"gen", "good.ini", "-o", "link.sasm", NULL}), 2);
+    cr_assert(strstr(err, "-o 'link.sasm': a symbolic link; only regular files are written"), "%s", err);
+    g_free(err);
+    cr_assert_eq(simtgrid(&err, (const char *[]){"gen", "good.ini", "-o", "fifo.sasm", NULL}), 2);
+    cr_assert(strstr(err, "a named pipe"), "%s", err);
+    g_free(err);
+    GStatBuf st;
+    cr_assert_eq(g_lstat(link, &st), 0);
+    cr_assert(S_ISLNK(st.st_mode));
+    cr_assert_eq(g_lstat(fifo, &st), 0);
+    cr_assert(S_ISFIFO(st.st_mode));
+    cr_assert_str_eq(contents("real.sasm"), "keep\n");
+    /* A regular file is replaced as before. */
+    cr_assert_eq(simtgrid(&err, (const char *[]){"gen", "good.ini", "-o", "real.sasm", NULL}), 0, "%s", err);
+    cr_assert(g_str_has_prefix(contents("real.sasm"), "//") || strstr(contents("real.sasm"), ".kernel"));
+    g_free(link);
+    g_free(fifo);
 }
 
 /* Every generated profile kernel through the whole timing model: the

@@ -12,7 +12,8 @@ Test(config, defaults_from_table)
     /* defaults as written in src/des/params.def and src/scenario/params.def */
     cr_assert_eq(cfg_float(c, "clock.core_mhz"), 1000.0);
     cr_assert_eq(cfg_int(c, "sim.seed"), 1);
-    cr_assert_eq(cfg_int(c, "sim.max_cycles"), 0);
+    /* The documented default cycle limit (docs/scenarios.md, "Limits"). */
+    cr_assert_eq(cfg_int(c, "sim.max_cycles"), 1000000000);
     cr_assert(cfg_is(c, "sim.on_limit", "stop"));
     cr_assert_not(cfg_bool(c, "sim.verbose"));
     cr_assert_str_eq(cfg_origin(c, "clock.core_mhz"), "default");
@@ -115,7 +116,7 @@ Test(config, json_echo)
     char *out = json_of(c, config_write_json);
     /* typed values, table order: des clock keys come first */
     cr_assert(g_str_has_prefix(out, "{\"clock.core_mhz\":1500.5,\"clock.icnt_mhz\":1000,"), "%s", out);
-    cr_assert_not_null(strstr(out, "\"sim.seed\":1,\"sim.max_cycles\":0,\"sim.on_limit\":\"stop\",\"sim.verbose\":true"));
+    cr_assert_not_null(strstr(out, "\"sim.seed\":1,\"sim.max_cycles\":1000000000,\"sim.on_limit\":\"stop\",\"sim.verbose\":true"));
     unsigned keys = 0;
     for (const char *p = out; *p; p++)
         keys += *p == ':';

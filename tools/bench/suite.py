@@ -78,7 +78,7 @@ def run_once(binary, scenario, work=1.0, grid=1.0, sets=()):
     tmp = tempfile.mkdtemp(prefix="simtgrid-bench-")
     try:
         path = scaled_copy(scenario, tmp, work, grid)
-        cmd = [binary, "run", path, "-o", os.path.join(tmp, "out"), "-q"]
+        cmd = [binary, "run", path, "-o", os.path.join(tmp, "out"), "-q", "--jobs", "1"]
         for s in sets:
             cmd += ["--set", s]
         timer = ["/usr/bin/time", "-f", "maxrss=%M"] if os.path.exists("/usr/bin/time") else []
