@@ -54,6 +54,11 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     p->smem_bank_bytes = (unsigned)cfg_int(c, "core.smem_bank_bytes");
     p->barrier_latency = (unsigned)cfg_int(c, "core.barrier_latency");
     p->rf_banks = (unsigned)cfg_int(c, "core.rf_banks");
+    unsigned per_cycle = (unsigned)cfg_int(c, "core.cond_acc_levels_per_cycle");
+    unsigned levels = 0;   /* ceil(log2(warp size)): the adder tree's depth */
+    while ((1u << levels) < p->warp_size)
+        levels++;
+    p->scan_cycles = per_cycle ? (levels + per_cycle - 1) / per_cycle : 0;
     if (p->one_cta_at_a_time)
         p->max_ctas = 1;
     /* Thread slots are allocated a whole warp at a time. */
