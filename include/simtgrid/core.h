@@ -68,6 +68,8 @@ typedef struct core_params {
     bool units_per_scheduler;      /* unit i serves scheduler i mod schedulers */
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
     unsigned rf_banks;             /* register-file banks; 0 = no conflicts */
+    unsigned cond_acc_levels_per_cycle; /* prefix-sum adder levels per cycle, 0 = free */
+    unsigned scan_cycles;          /* cycles COND_ACC / TREE_TRAVERSE's prefix sum adds */
 } core_params;
 
 /* Reads every core.* parameter. Fails (err names the keys) on combinations no

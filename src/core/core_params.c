@@ -34,6 +34,7 @@ static const param_bind binds[] = {
     UNIT(cvt, CORE_UNIT_CVT),
     U(sfu_sin_latency), U(sfu_ex2_latency), U(sfu_rsqrt_latency),
     B(units_per_scheduler), U(smem_banks), U(smem_bank_bytes), U(barrier_latency), U(rf_banks),
+    U(cond_acc_levels_per_cycle),
 };
 #undef U
 #undef B
@@ -53,6 +54,11 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
         p->sfu_ex2_latency = sfu;
     if (p->sfu_rsqrt_latency == 0)
         p->sfu_rsqrt_latency = sfu;
+    unsigned levels = 0;   /* ceil(log2(warp size)): the adder tree's depth */
+    while ((1u << levels) < p->warp_size)
+        levels++;
+    unsigned per_cycle = p->cond_acc_levels_per_cycle;
+    p->scan_cycles = per_cycle ? (levels + per_cycle - 1) / per_cycle : 0;
     if (p->one_cta_at_a_time)
         p->max_ctas = 1;
     /* Thread slots are allocated a whole warp at a time. */

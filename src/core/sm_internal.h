@@ -286,6 +286,8 @@ static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, c
         default: break;
         }
     }
+    if (in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE)
+        return p->unit[u].latency + p->scan_cycles;
     return p->unit[u].latency;
 }
 /* The units of kind u scheduler sc may use: indices first, first + step, ...

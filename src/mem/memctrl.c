@@ -205,16 +205,19 @@ static mc_pick pick_next(memctrl *mc)
 static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
-    if (b->open_row == r->row)
+    b->started++;
+    if (b->open_row == r->row) {
         mc->st.row_hits++;
-    else if (b->open_row == ROW_CLOSED)
+        b->row_hits++;
+    } else if (b->open_row == ROW_CLOSED)
         mc->st.row_misses++;
     else
         mc->st.row_conflicts++;
     if (b->hold) {
-        if (t < b->hold_until && b->open_row == r->row)
+        if (t < b->hold_until && b->open_row == r->row) {
             mc->st.hint_hold_hits++;
-        else
+            stats_hist_add(&mc->st.hold_wait, t - b->hold_from);
+        } else
             mc->st.hint_hold_expired++;
         b->hold = false;
     }
@@ -291,6 +294,7 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     heap_push(mc, &e);
     if (r->hint) {
         b->hold = true;
+        b->hold_from = r->done;
         b->hold_until = r->done + mc->p.hint_hold_cycles;
         mc->st.hint_holds++;
     } else if (mc->p.page_policy == DRAM_PAGE_CLOSE) {
@@ -421,6 +425,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
     mc->next_action = MEMCTRL_NEVER;
     stats_hist_init_log2(&mc->st.queue_delay, 20);
+    stats_hist_init_log2(&mc->st.hold_wait, 20);
     stats_hist_init_log2(&mc->st.latency, 20);
     return mc;
 }

@@ -65,6 +65,7 @@ typedef struct memctrl_stats {
     uint64_t hint_hold_hits;    /* holds ended by a same-row request in time */
     uint64_t hint_hold_expired; /* holds that ran out before a same-row request */
     stats_hist queue_delay;     /* arrival to first command, cycles */
+    stats_hist hold_wait;       /* hold start to the awaited hit's first command */
     stats_hist latency;         /* arrival to data done, cycles */
 } memctrl_stats;
 

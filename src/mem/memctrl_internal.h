@@ -36,7 +36,8 @@ typedef struct mc_bank {
     /* simple timing: next row-hit start (pipelined hits) and when the bank
      * has finished everything (a conflict waits for it) */
     uint64_t hit_ready, idle_at;
-    uint64_t hold_until;                /* row-hint hold: valid while `hold` */
+    uint64_t hold_from, hold_until;     /* row-hint hold: valid while `hold` */
+    uint64_t started, row_hits;         /* per-bank statistics */
     uint32_t head, tail, waiting;       /* waiting requests, oldest first */
     uint32_t bound;                     /* request whose commands have begun */
     uint32_t group;

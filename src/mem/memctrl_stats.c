@@ -36,6 +36,10 @@ void memctrl_register_stats(memctrl *mc, stats *st, const char *block)
                       counters[i].value);
     stats_histogram(st, block, "queue_delay", "dram cycles",
                     "arrival to first command of each request", &s->queue_delay);
+    stats_histogram(st, block, "hint_hold_wait", "dram cycles",
+                    "row-hint hold: from the hinted request's data to the awaited row hit's "
+                    "first command (holds ended by their hit)", &s->hold_wait);
+
     stats_histogram(st, block, "latency", "dram cycles",
                     "arrival to last data beat of each request", &s->latency);
 }
@@ -46,6 +50,21 @@ void memctrl_finish(memctrl *mc, stats *st, const char *block, uint64_t elapsed)
     uint64_t started = s->row_hits + s->row_misses + s->row_conflicts;
     stats_derived(st, block, "row_hit_rate", "", "row hits / requests started",
                   started ? (double)s->row_hits / (double)started : NAN);
+    /* The spread over banks: a hint hold or a skewed address map shows here
+     * when the channel's mean hides it. Banks that started nothing are left out. */
+    double lo = NAN, hi = NAN;
+    for (unsigned k = 0; k < mc->p.banks; k++) {
+        const mc_bank *b = &mc->banks[k];
+        if (!b->started)
+            continue;
+        double r = (double)b->row_hits / (double)b->started;
+        lo = isnan(lo) || r < lo ? r : lo;
+        hi = isnan(hi) || r > hi ? r : hi;
+    }
+    stats_derived(st, block, "row_hit_rate_bank_min", "", "lowest row-buffer hit rate of a bank",
+                  lo);
+    stats_derived(st, block, "row_hit_rate_bank_max", "", "highest row-buffer hit rate of a bank",
+                  hi);
     stats_derived(st, block, "bus_utilisation", "", "data-bus busy cycles / elapsed cycles",
                   elapsed ? (double)s->bus_busy_cycles / (double)elapsed : NAN);
     stats_derived(st, block, "bandwidth", "bytes/cycle", "bytes moved per elapsed dram cycle",

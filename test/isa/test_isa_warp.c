@@ -222,6 +222,44 @@ Test(isa_warp, cond_acc_shared_u16_and_none)
     cta_free(&t);
 }
 
+/* Element sizes 1 and 8 (u32 and u16 above): offsets shift by log2(size)
+ * ([D] section 7.1: 0, 1, 2 or 3 bits). preds on lanes 1, 2, 5 of 6. */
+Test(isa_warp, cond_acc_u8_and_u64)
+{
+    test_cta t;
+    cta_setup(&t, ".data b u8[16]\n.data q u64[8]\n"
+                  "  cond_acc.global.u8 r1, @b, p0, r3\n"
+                  "  cond_acc.global.u64 r2, @q, p0, r4\n"
+                  "  exit\n", 6);
+    set_p0(&t, 6, 0x26);
+    for (unsigned l = 0; l < 6; l++)
+        t.lanes[l]->r[3] = 0x1a0 + l, t.lanes[l]->r[4] = 0x1122334455667700ull + l;
+    isa_exec_out o;
+    cta_exec(&t, 0, 0x3f, &o);
+    /* u8: lane 1 -> @b+0, lane 2 -> @b+1, lane 5 -> @b+2; only the low byte */
+    uint64_t b = o.addr[1];
+    cr_expect_eq(o.addr[2], b + 1);
+    cr_expect_eq(o.addr[5], b + 2);
+    cr_expect_eq(o.access_size, 1);
+    cr_expect_eq(memimg_read(t.mem, b, 1), 0xa1);
+    cr_expect_eq(memimg_read(t.mem, b + 1, 1), 0xa2);
+    cr_expect_eq(memimg_read(t.mem, b + 2, 1), 0xa5);
+    cr_expect_eq(memimg_read(t.mem, b + 3, 1), 0, "three elements only");
+    cr_expect_eq(t.lanes[0]->r[1], 3);
+    cta_exec(&t, 1, 0x3f, &o);
+    /* u64: offsets 0, 8, 16 */
+    uint64_t q = o.addr[1];
+    cr_expect_eq(o.addr[2], q + 8);
+    cr_expect_eq(o.addr[5], q + 16);
+    cr_expect_eq(o.access_size, 8);
+    cr_expect_eq(memimg_read(t.mem, q, 8), 0x1122334455667701ull);
+    cr_expect_eq(memimg_read(t.mem, q + 8, 8), 0x1122334455667702ull);
+    cr_expect_eq(memimg_read(t.mem, q + 16, 8), 0x1122334455667705ull);
+    cr_expect_eq(memimg_read(t.mem, q + 24, 8), 0);
+    cr_expect_eq(t.lanes[4]->r[2], 3);
+    cta_free(&t);
+}
+
 Test(isa_warp, tree_traverse)
 {
     test_cta t;

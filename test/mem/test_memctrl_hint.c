@@ -164,3 +164,66 @@ Test(memctrl_hint, fcfs_releases_hold_when_same_row_request_arrives)
     cr_assert_eq(done[2], 1000);
     rig_free(&r);
 }
+
+/* [D] Fig. 7.2's situation: one channel of 4 banks, simple model (H 100,
+ * C 300, 4 bus cycles a line, window 200). Warps 0-3 open row 1 of banks
+ * 0-3 at cycle 0 (the hinted load); warps 4-7 want row 2 of the same banks
+ * from cycle 1; each of warps 0-3 sends its follow-on load (row 1) 50
+ * cycles after its first load's data. Requests 0-3: A, 4-7: B, 8-11: C. */
+static void fig72(bool hint, uint64_t done[12], const memctrl_stats **st, dram_rig *r)
+{
+    dram_params p;
+    simple_params(&p);
+    p.banks = 4;
+    rig_init(r, &p);
+    /* A: all banks closed, all start at 0; the bus serialises the data:
+     * done 300, 304, 308, 312. */
+    script_req s[12];
+    for (unsigned b = 0; b < 4; b++) {
+        s[b] = (script_req){.at = 0, .bank = b, .row = 1, .bytes = 128, .hint = hint};
+        s[4 + b] = (script_req){.at = 1, .bank = b, .row = 2, .bytes = 128, .hint = hint};
+        s[8 + b] = (script_req){.at = 350 + 4 * b, .bank = b, .row = 1, .col = 128, .bytes = 128};
+    }
+    rig_play(r, s, 12, done, NULL, DRIVE_EVENTS, 0);
+    *st = memctrl_get_stats(r->mc);
+}
+
+Test(memctrl_hint, fig72_four_banks_with_hints)
+{
+    uint64_t done[12];
+    const memctrl_stats *st;
+    dram_rig r;
+    fig72(true, done, &st, &r);
+    /* Holds until 500, 504, 508, 512 keep B out; C arrives 50 cycles after
+     * A's data, finds row 1 open: hits start at 350 + 4b, done
+     * max(t + 100, bus + 4) = 450, 454, 458, 462. B then conflicts once
+     * the bank is idle: 450 + 300 = 750, then 754, 758, 762 on the bus. */
+    for (unsigned b = 0; b < 4; b++) {
+        cr_expect_eq(done[b], 300 + 4 * b, "A%u", b);
+        cr_expect_eq(done[8 + b], 450 + 4 * b, "C%u", b);
+        cr_expect_eq(done[4 + b], 750 + 4 * b, "B%u", b);
+    }
+    cr_expect_eq(st->row_hits, 4);
+    cr_expect_eq(st->hint_hold_hits, 4);
+    cr_expect_eq(st->hold_wait.samples, 4);
+    cr_expect_eq(st->hold_wait.sum, 4 * 50.0, "each hit 50 cycles after its hold began");
+    rig_free(&r);
+}
+
+Test(memctrl_hint, fig72_four_banks_without_hints)
+{
+    uint64_t done[12];
+    const memctrl_stats *st;
+    dram_rig r;
+    fig72(false, done, &st, &r);
+    /* B takes each bank as soon as A is done: 300 + 300 = 600, 604, 608,
+     * 612; C then finds row 2 open and conflicts: 900, 904, 908, 912. The
+     * last data at 912 instead of 762: every request a row conflict. */
+    for (unsigned b = 0; b < 4; b++) {
+        cr_expect_eq(done[4 + b], 600 + 4 * b, "B%u", b);
+        cr_expect_eq(done[8 + b], 900 + 4 * b, "C%u", b);
+    }
+    cr_expect_eq(st->row_hits, 0);
+    cr_expect_eq(st->hint_holds, 0);
+    rig_free(&r);
+}
