@@ -11,7 +11,8 @@ An experiment is a JSON file, workloads/papers/PAPER/NAME.json:
   scenarios            {key: "dir/{bench}.ini"}: one scenario file per benchmark
   rows                 the headline rows (kinds below)
   tables               per-benchmark tables: {title, scenario, columns:
-                       [{label, where: {column: value}}]}, normalised to the
+                       [{label, where: {column: value}}], optional benchmarks
+                       (the subset it covers)}, normalised to the
                        first column (whose raw metric is printed too)
 
 Row kinds (field `kind`; all rows have name, source, paper):
