@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Unit tests of tools/reproduce's verdict rule, means and table printer on
 hand-made inputs. Every expected value is worked out by hand in a comment."""
+import json
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
@@ -147,6 +149,32 @@ class Rows(unittest.TestCase):
     def test_missing_point(self):
         with self.assertRaises(X.ExperimentError):
             self.row(kind="speedup", test={"sched": "2l", "G": "4"})
+
+
+class Load(unittest.TestCase):
+    """Bad experiment files are refused with the file and the row named."""
+
+    def load(self, text):
+        with tempfile.TemporaryDirectory() as d:
+            p = os.path.join(d, "x.json")
+            with open(p, "w") as f:
+                f.write(text if isinstance(text, str) else json.dumps(text))
+            with self.assertRaises(X.ExperimentError) as cm:
+                X.load(p)
+            return str(cm.exception).replace(d + os.sep, "")
+
+    def test_errors(self):
+        self.assertEqual(self.load('{"rows": [\n}'), "x.json:2: Expecting value")
+        self.assertEqual(self.load({"rows": [{"kind": "sped", "name": "n", "paper": 1}]}),
+                         "x.json: rows[0]: kind must be one of speedup, within, sign, best, "
+                         "value, not_modelled")
+        self.assertEqual(self.load({"rows": [{"kind": "not_modelled", "name": "n", "paper": 1}]}),
+                         "x.json: rows[0]: a not_modelled row must name what is missing")
+        self.assertEqual(self.load({"rows": [{"kind": "speedup", "name": "n", "paper": 1,
+                                              "scenario": "s"}]}),
+                         "x.json: rows[0]: scenario 's' not in scenarios")
+        self.assertEqual(self.load({"scenarios": {"s": "a.ini"}}),
+                         "x.json: scenarios.s must contain {bench}")
 
 
 if __name__ == "__main__":
