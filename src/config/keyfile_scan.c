@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "config/config_internal.h"
+#include "config/config_lib.h"
 
 /* Whole file into memory; on failure returns NULL with errno's reason. */
 static char *read_text(const char *path, size_t *len, const char **why)
