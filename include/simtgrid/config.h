@@ -1,6 +1,6 @@
 /* Parameters and resolved configurations.
  *
- * Every model parameter is one row of one table (src/scenario/param_table.c):
+ * Every model parameter is one row of one table (src/config/param_table.c):
  * dotted name, type, unit, default, allowed range, one-line description.
  * The rows live next to their blocks in `src/<block>/params.def` files as
  * PARAM(...) lines, and the table includes them all, so `simtgrid params`

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "gen/gen_internal.h"
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 static const param_def keys[K_COUNT] = {
 #define KEY(id, name, type, unit, def, min, max, choices, desc) \

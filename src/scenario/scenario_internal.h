@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 #include "simtgrid/scenario.h"
 
 /* model_load, with "<named_by>: cannot read 'path'" when the file cannot be

@@ -3,7 +3,7 @@
  * table's hash index; blocks read their parameters once, at build time. */
 #include <string.h>
 
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 G_DEFINE_QUARK(simtgrid-error-quark, simtgrid_error)
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 const char *param_type_name(param_type t)
 {

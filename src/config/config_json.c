@@ -1,6 +1,6 @@
 /* The configuration echo written into every result document. */
 #include "simtgrid/json.h"
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 static void write_value(json_writer *w, const param_def *p, const char *text, param_value v)
 {

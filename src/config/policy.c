@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "simtgrid/policy.h"
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 static GHashTable *registered;   /* param name -> GPtrArray of const policy * */
 

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 #include "simtgrid/input.h"
 
 void kf_doc_free(kf_doc *d)

@@ -1,7 +1,7 @@
 /* Nearest valid name for "did you mean" hints: Levenshtein edit distance. */
 #include <string.h>
 
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 size_t edit_distance(const char *a, const char *b)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "simtgrid/policy.h"
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 /* Policy registries: their lists make the choices of policy parameters. */
 #include "core/registry.def"

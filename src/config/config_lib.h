@@ -1,9 +1,9 @@
-/* Internals of the configuration library (sg_config: parameter values, the
- * table, nearest names, key files with line numbers, input errors). It sits
- * below every block, so src/gen may use it too; scenario_internal.h adds
- * what only src/scenario shares. */
-#ifndef SIMTGRID_CONFIG_INTERNAL_H
-#define SIMTGRID_CONFIG_INTERNAL_H
+/* The configuration library's calls for the layers that read files of their
+ * own (src/gen's profiles, src/scenario's models): parameter values, the
+ * table, nearest names, key files with line numbers, input errors. Not a
+ * private header: the library sits below every block (tools/check-layers). */
+#ifndef SIMTGRID_CONFIG_LIB_H
+#define SIMTGRID_CONFIG_LIB_H
 
 #include <glib.h>
 #include <stdbool.h>

@@ -3,7 +3,7 @@
 
 #include "simtgrid/json.h"
 #include "simtgrid/params_print.h"
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 /* "1 .. 64" for numbers, "rr|islip" for enums, "" otherwise. */
 static char *range_column(const param_def *p)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "scenario/config_internal.h"
+#include "config/config_lib.h"
 
 bool cfg_blame(const config *c, const char *key, const char *why, GError **err)
 {

@@ -1,0 +1,1 @@
+/* fixture: a public header of block a */

@@ -1,0 +1,1 @@
+/* fixture: a private header of block a */

@@ -1,0 +1,3 @@
+/* fixture: b may include a.h (a dependency), not a private header of a */
+#include "a/a.h"
+#include "a/a_internal.h"

@@ -1,0 +1,3 @@
+/* fixture: c does not depend on a */
+#include "a/a.h"
+#include "c/c.h"
