@@ -257,8 +257,7 @@ int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o
     /* Cycles trace_start to trace_end, both included. */
     trace_set_window(x.tr, s->trace_start * us_per_cycle,
                      s->trace_end ? (s->trace_end + 1) * us_per_cycle : G_MAXDOUBLE);
-    observer *obs = observe_start(g, st, s, i, x.series, s->timeseries_interval,
-                                  observe_progress_wanted(o->quiet));
+    observer *obs = observe_start(g, st, s, i, x.series, s->timeseries_interval, o->progress);
     gpu_result r;
     gint64 t0 = g_get_monotonic_time();
     double cpu0 = cpu_seconds();

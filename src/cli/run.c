@@ -170,7 +170,9 @@ static int run_sweep(const scenario *s, plan *pl, const run_opts *o)
     unsigned before = count_done(pl);
     if (before && !o->quiet)
         printf("resuming %s: %u of %u point%s already done\n", dir, before, pl->n, pl->n == 1 ? "" : "s");
-    point_opts po = {.dir = dir, .quiet = o->quiet, .check_only = false};
+    /* Points side by side would draw over each other's line. */
+    point_opts po = {.dir = dir, .quiet = o->quiet, .check_only = false,
+                     .progress = observe_progress_wanted(o->quiet) && (o->jobs == 1 || pl->n - before == 1)};
     int stopped = 0;
     rc = sweep_run(s, pl, &po, o->jobs, -1, &stopped);
     unsigned done = count_done(pl);
@@ -214,7 +216,8 @@ static int run_point_alone(const scenario *s, plan *pl, const run_opts *o)
         if (!o->quiet)
             printf("%s: point %ld already done\n", dir, o->point);
     } else {
-        point_opts po = {.dir = dir, .quiet = o->quiet, .check_only = false};
+        point_opts po = {.dir = dir, .quiet = o->quiet, .check_only = false,
+                         .progress = observe_progress_wanted(o->quiet)};
         rc = sweep_run(s, pl, &po, 1, (int)o->point, &stopped);
     }
     outdir_close(&od, pl, true);

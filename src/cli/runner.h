@@ -94,6 +94,7 @@ typedef struct point_opts {
     const char *dir;     /* NULL for `check` */
     bool quiet;
     bool check_only;
+    bool progress;       /* the progress line (one point at a time on a terminal) */
 } point_opts;
 int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o);
 

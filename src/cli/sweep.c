@@ -117,8 +117,13 @@ int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, i
             break;
         int status = 0;
         pid_t pid = waitpid(-1, &status, 0);
-        if (pid < 0)
-            continue;   /* EINTR: a signal; the handler has stopped the children */
+        if (pid < 0 && errno == EINTR)
+            continue;   /* a signal: the handler has stopped the children */
+        if (pid < 0) {
+            fprintf(stderr, "simtgrid: waiting for the sweep points: %s\n", g_strerror(errno));
+            rc = rc ? rc : 1;
+            break;
+        }
         unsigned k = 0;
         while (k < jobs && running[k] != pid)
             k++;

@@ -383,6 +383,7 @@ int main(int argc, char **argv)
             g_ptr_array_add(roots, (char *)a);
         }
     }
+    setvbuf(stdout, NULL, _IOLBF, 0);   /* each format's line, even if the run is cut */
     fuzz z = {.rng = g_rand_new_with_seed((guint32)seed), .timeout = (unsigned)(timeout ? timeout : 1)};
     for (unsigned f = 0; f < F_COUNT; f++)
         z.corpus[f] = g_ptr_array_new_with_free_func(g_free);
