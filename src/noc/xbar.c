@@ -45,6 +45,8 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
     x->freein = g_new0(uint64_t, x->in_words);
     x->granted = g_new0(uint64_t, (size_t)p->inputs * x->out_words);
     x->granted_list = g_new(unsigned, p->inputs);
+    x->nonempty = g_new0(uint64_t, x->in_words);
+    x->busy = g_new(unsigned, p->inputs);
     x->actor = des_actor_new(e, name, xbar_main, x);
     stats_hist_init_log2(&x->queue_delay, 16);
     if (st) {
@@ -116,7 +118,10 @@ static void voq_push(xbar *x, xbar_in *in, unsigned o, const mem_pkt *m, uint64_
         x->req[o * x->in_words + i / 64] |= 1ull << (i % 64);
     }
     in->tail[o] = s;
-    in->used++;
+    if (!in->used++) {
+        unsigned i = (unsigned)(in - x->in);
+        x->nonempty[i / 64] |= 1ull << (i % 64);
+    }
     x->out[o].pending++;
     x->queued++;
 }
@@ -134,7 +139,10 @@ static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
     in->free_head = s;
     if (in->used == x->p.input_buffer)
         x->in_full += x->cur_cycle - in->full_since;   /* full until this cycle */
-    in->used--;
+    if (!--in->used) {
+        unsigned i = (unsigned)(in - x->in);
+        x->nonempty[i / 64] &= ~(1ull << (i % 64));
+    }
     x->out[o].pending--;
     x->queued--;
     return &in->slots[s];
@@ -195,6 +203,7 @@ static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
     stats_hist_add(&x->queue_delay, c - s->arrived);
     x->in[i].busy_until = c + dur;
     x->freein[i / 64] &= ~(1ull << (i % 64));
+    x->busy[x->nbusy++] = i;
     x->out[o].busy_until = c + dur;
     x->out[o].pkt = s->pkt;
     x->out[o].has_pkt = true;
@@ -209,19 +218,21 @@ static bool out_free(const xbar *x, unsigned o, uint64_t c)
     return out->pending && !out->has_pkt && out->busy_until <= c;
 }
 
-static bool in_free(const xbar *x, unsigned i, uint64_t c)
-{
-    return x->in[i].busy_until <= c && x->in[i].used;
-}
-
-/* The inputs free at cycle c (start_transfer clears an input's bit as it
- * becomes busy). */
+/* The inputs free at cycle c: queued packets and no transfer in progress
+ * (start_transfer clears an input's bit as it becomes busy). In time
+ * proportional to the words and the busy inputs. */
 static void compute_free_inputs(xbar *x, uint64_t c)
 {
-    memset(x->freein, 0, x->in_words * sizeof *x->freein);
-    for (unsigned i = 0; i < x->p.inputs; i++)
-        if (in_free(x, i, c))
-            x->freein[i / 64] |= 1ull << (i % 64);
+    memcpy(x->freein, x->nonempty, x->in_words * sizeof *x->freein);
+    for (unsigned k = 0; k < x->nbusy;) {
+        unsigned i = x->busy[k];
+        if (x->in[i].busy_until <= c) {
+            x->busy[k] = x->busy[--x->nbusy];
+            continue;
+        }
+        x->freein[i / 64] &= ~(1ull << (i % 64));
+        k++;
+    }
 }
 
 /* First index >= from and < n set in a & b (b may be NULL), or -1. */

@@ -47,6 +47,8 @@ struct xbar {
     unsigned in_words, out_words;
     uint64_t *req, *freein, *granted;
     unsigned *granted_list;
+    uint64_t *nonempty;      /* inputs with a packet queued */
+    unsigned *busy, nbusy;   /* inputs that started a transfer, until it ends */
     unsigned queued, in_flight;
     uint64_t cur_cycle;
     uint64_t rng;

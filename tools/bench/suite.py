@@ -4,11 +4,11 @@
 Runs the benchmark scenarios of workloads/bench/ with the simtgrid binary, one
 process each, and prints for each: simulated warp instructions, thread
 instructions and core cycles; wall time; warp-instructions/s,
-thread-instructions/s, simulated cycles/s; peak RSS; SimGrid wake-ups and
-block events per wake-up; and the bare SimGrid wake-up ceiling measured in the
+thread-instructions/s, simulated cycles/s; peak RSS; SimGrid wake-ups, wake-ups
+per warp instruction and block events per wake-up; and the bare SimGrid wake-up ceiling measured in the
 same run (tools/bench/des_bench). Then the scaling checks: 2x the work gives 2x
-the time within 10%; peak memory does not grow with kernel length; 4x the SMs
-on a fixed per-SM workload.
+the time within 10%; peak memory does not grow with kernel length (1x, 4x,
+16x); 33, 132 and 1,024 SMs on a fixed per-SM workload.
 
 Work is scaled by rewriting a copy of the scenario (the launch's `args`, and
 `grid` for the SM-count check) in a temporary folder, with the model and
@@ -119,8 +119,8 @@ def main():
     print(f"bare SimGrid wake-up ceiling (this run): {ceil/1e6:.2f} M wake-ups/s"
           f"{'   (--quick: 1/4 of the work)' if a.quick else ''}\n")
     hdr = ("scenario", "warp-inst", "thread-inst", "cycles", "wall s", "cpu s", "warp-inst/s",
-           "thread-inst/s", "cycles/s", "RSS MiB", "wake-ups", "ev/wake", "target")
-    fmt = "%-25s %10s %11s %10s %7s %7s %11s %13s %9s %7s %9s %7s  %s"
+           "thread-inst/s", "cycles/s", "RSS MiB", "wake-ups", "wake/wi", "ev/wake", "target")
+    fmt = "%-25s %10s %11s %10s %7s %7s %11s %13s %9s %7s %9s %7s %7s  %s"
     print(fmt % hdr)
     for i, (name, scen, tgt_wi, tgt_cyc) in enumerate(SUITE, 1):
         path = os.path.join(ROOT, scen)
@@ -140,6 +140,7 @@ def main():
         print(fmt % (name, wi, ti, cy, f"{h['wall_seconds']:.2f}", f"{wall:.2f}",
                      f"{wi/wall:.3g}", f"{ti/wall:.3g}",
                      f"{cy/wall:.3g}", f"{rss/1024:.0f}" if rss else "?", h["simgrid_wakeups"],
+                     f"{h['simgrid_wakeups']/max(1, wi):.1f}",
                      f"{h['block_events']/max(1, h['simgrid_wakeups']):.1f}", tgt))
     if a.no_scaling:
         return
@@ -153,18 +154,27 @@ def main():
         print(f"  (1) 2x the work: {w2/w1:.2f}x the time "
               f"({'ok' if abs(w2/w1 - 2) <= 0.2 else 'NOT within 10% of 2x'})")
         d4, r4 = run(binary, s1, 4 * work, sets=a.set)
-        if r1 and r4:
-            print(f"  (1) peak RSS, 4x the kernel length: {r1/1024:.1f} -> {r4/1024:.1f} MiB "
-                  f"({'ok' if r4 <= r1 * 1.1 else 'GROWS'})")
+        d16, r16 = run(binary, s1, 16 * work, sets=a.set)
+        if r1 and r4 and r16:
+            print(f"  (1) peak RSS at 1x, 4x, 16x the kernel length: {r1/1024:.1f}, "
+                  f"{r4/1024:.1f}, {r16/1024:.1f} MiB "
+                  f"({'ok' if max(r4, r16) <= r1 * 1.1 else 'GROWS'})")
     s2 = os.path.join(ROOT, SUITE[1][1])
     if (not only or 2 in only) and all(os.path.exists(p) for p in model_of(s2)):
-        d1, _ = run(binary, s2, work, 0.25, ["gpu.sms=33"] + a.set, repeat=a.repeat)
-        d4, _ = run(binary, s2, work, 1.0, ["gpu.sms=132"] + a.set, repeat=a.repeat)
-        w1, w4 = secs(d1), secs(d4)
-        c1, c4 = d1["result"]["core_cycles"], d4["result"]["core_cycles"]
-        print(f"  (2) 4x the SMs (33 -> 132), same work per SM: {w4/w1:.2f}x the time "
-              f"(4x is linear); cycles {c1} -> {c4} (shared DRAM); time per simulated "
-              f"SM-cycle {(w4 / (132 * c4)) / (w1 / (33 * c1)):.2f}x (1 is linear)")
+        # Same work per SM at each size (grid and elements scale with the SMs).
+        pts = {}
+        for sms in (33, 132, 1024):
+            d, _ = run(binary, s2, work, sms / 132, [f"gpu.sms={sms}"] + a.set, repeat=a.repeat)
+            pts[sms] = (secs(d), d["result"]["core_cycles"], d["host"]["simgrid_wakeups"],
+                        d["result"]["warp_instructions"])
+        for lo, hi in ((33, 132), (132, 1024)):
+            (w1, c1, _, _), (w4, c4, _, _) = pts[lo], pts[hi]
+            print(f"  (2) {lo} -> {hi} SMs, same work per SM: {w4/w1:.2f}x the time "
+                  f"({hi/lo:.2f}x is linear); cycles {c1} -> {c4} (shared DRAM); time per "
+                  f"simulated SM-cycle {(w4 / (hi * c4)) / (w1 / (lo * c1)):.2f}x (1 is linear)")
+        for sms, (w, c, wk, wi) in pts.items():
+            print(f"      {sms:5d} SMs: {w:.2f} cpu s, {c} cycles, {w / (sms * c) * 1e9:.0f} ns "
+                  f"per SM-cycle, {wk / max(1, wi):.1f} wake-ups per warp instruction")
 
 
 def model_of(scenario):
