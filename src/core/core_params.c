@@ -1,4 +1,6 @@
 /* Reading the core.* parameters into a core_params. */
+#include <string.h>
+
 #include "simtgrid/core.h"
 
 static const char *const unit_key[CORE_UNIT_KINDS] = {"alu", "sfu", "ldst", "smem", "branch", "cvt"};
@@ -24,6 +26,11 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     p->refetch_latency = (unsigned)cfg_int(c, "core.refetch_latency");
     p->pipeline_depth = (unsigned)cfg_int(c, "core.pipeline_depth");
     p->reconv = core_policy("core.reconv", cfg_str(c, "core.reconv"));
+    p->lwm_relaxed = cfg_is(c, "core.lwm_refetch", "relaxed");
+    p->lwm_jump_opt = cfg_bool(c, "core.lwm_jump_opt");
+    p->lwm_memdiv_opt = cfg_bool(c, "core.lwm_memdiv_opt");
+    p->lwm_pred_pack = cfg_bool(c, "core.lwm_pred_pack");
+    p->lwm_any = cfg_is(c, "core.lwm_pack", "any");
     p->mem_pending_per_warp = (unsigned)cfg_int(c, "core.mem_pending_per_warp");
     p->wait_for_stores = cfg_bool(c, "core.wait_for_stores");
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++) {
@@ -63,6 +70,25 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     "no warp fits an SM",
                     p->max_threads, cfg_origin(c, "core.max_threads"), p->warp_size,
                     cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    /* Formation policies: rows of warp_size threads, at most 16 (sm_subwarp
+     * masks and the wide stack, pdom_wide.h); barrel only (no per-row
+     * scoreboard). */
+    bool lwm = !strcmp(p->reconv->name, "lwm"), tbc = false;
+    const char *key = "core.large_warp_threads";
+    unsigned threads = (unsigned)cfg_int(c, key), rows = threads / p->warp_size;
+    p->lw_rows = rows;
+    if ((lwm || tbc) && (threads % p->warp_size || rows == 0 || rows > 16)) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "%s = %u (%s) must be 1 to 16 times core.warp_size = %u (%s)", key, threads,
+                    cfg_origin(c, key), p->warp_size, cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    if ((lwm || tbc) && p->discipline != CORE_BARREL) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
+                    cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));
         return false;
     }
     return true;
