@@ -60,6 +60,10 @@ typedef struct core_params {
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;
     const policy *reconv;          /* core.reconv's row: ops are a reconv_ops */
+    unsigned lw_rows;              /* lwm: rows (warps) per large warp */
+    bool lwm_relaxed;              /* lwm: relaxed re-fetch */
+    bool lwm_jump_opt, lwm_memdiv_opt, lwm_pred_pack;
+    bool lwm_any;                  /* lwm: perfRF packing */
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];

@@ -26,6 +26,7 @@ static const param_bind binds[] = {
     U(refetch_latency), U(pipeline_depth),
     PB_POLICY(core_params, "core.reconv", reconv, core_policy),
     U(mem_pending_per_warp), B(wait_for_stores),
+    B(lwm_jump_opt), B(lwm_memdiv_opt), B(lwm_pred_pack),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),
@@ -44,6 +45,9 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
 {
     memset(p, 0, sizeof *p);
     params_read(p, binds, G_N_ELEMENTS(binds), NULL, c, NULL);
+    /* two-word enums kept as flags by the LWM code */
+    p->lwm_relaxed = cfg_is(c, "core.lwm_refetch", "relaxed");
+    p->lwm_any = cfg_is(c, "core.lwm_pack", "any");
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         if (p->unit[u].lanes == 0)
             p->unit[u].lanes = p->simd_width;
@@ -68,6 +72,25 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     "no warp fits an SM",
                     p->max_threads, cfg_origin(c, "core.max_threads"), p->warp_size,
                     cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    /* Formation policies: rows of warp_size threads, at most 16 (sm_subwarp
+     * masks and the wide stack, pdom_wide.h); barrel only (no per-row
+     * scoreboard). */
+    bool lwm = !strcmp(p->reconv->name, "lwm"), tbc = false;
+    const char *key = "core.large_warp_threads";
+    unsigned threads = (unsigned)cfg_int(c, key), rows = threads / p->warp_size;
+    p->lw_rows = rows;
+    if ((lwm || tbc) && (threads % p->warp_size || rows == 0 || rows > 16)) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "%s = %u (%s) must be 1 to 16 times core.warp_size = %u (%s)", key, threads,
+                    cfg_origin(c, key), p->warp_size, cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    if ((lwm || tbc) && p->discipline != CORE_BARREL) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
+                    cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));
         return false;
     }
     return true;

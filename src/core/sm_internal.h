@@ -231,7 +231,27 @@ struct reconv_ops {
     void (*after_issue)(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
     /* Before statuses are computed in a cycle (MIMD merging); may be NULL. */
     void (*before_cycle)(sm *s, uint64_t cycle);
+    /* Formation policies (LWM, TBC; may be NULL): the sub-warps entity e
+     * issues when fetched at cycle k, in order, at least one (sm_issue_form.c);
+     * *threads: the threads that retire the instruction (thread_insts). */
+    const struct sm_subwarp *(*form)(sm *s, unsigned e, uint64_t k, unsigned *n, unsigned *threads);
+    /* Sub-warp i of the current instruction executed (o), issued at cycle
+     * `issued` and completes at `done`; called in order before after_issue. */
+    void (*subwarp_done)(sm *s, unsigned e, unsigned i, const isa_exec_out *o, uint64_t issued,
+                         uint64_t done);
+    /* Registers the policy's statistics under the SM's block, or (final) its
+     * derived values after the run; may be NULL. */
+    void (*stats)(sm *s, stats *st, const char *blk, bool final);
 };
+
+/* One sub-warp of a formed instruction: the thread on each lane of `mask`
+ * (any row of the large warp or block) and its formation cycle, `at` cycles
+ * after the fetch (later sub-warps may wait for a busy unit). */
+typedef struct sm_subwarp {
+    uint32_t mask;
+    uint32_t at;
+    isa_thread *lane[ISA_MAX_LANES];
+} sm_subwarp;
 
 
 /* Trace-driven warps (reconv_trace.c): one entity per hw warp walking its
@@ -246,6 +266,21 @@ void sm_entity_free(sm *s, unsigned e);
 void sm_threads_exited(sm *s, unsigned cta, unsigned n);
 
 /* sm_issue.c */
+/* Timing shared by the entities of one issue slot. */
+typedef struct slot_timing {
+    core_unit_kind unit;
+    uint64_t done;
+    uint64_t send_at;
+    unsigned threads;
+} slot_timing;
+bool sm_needs_reply(const sm *s, const isa_inst *in);
+bool sm_is_control(const isa_inst *in);
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic);
+void sm_send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle);
+void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
+void sm_rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_t k);
+/* sm_issue_form.c: issues the sub-warps of a formation policy's entity. */
+void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t);
 uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake);
 /* Issue what scheduler sc picks in this cycle; returns issue slots used. */
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t cycle, uint64_t *wake, uint8_t *worst);

@@ -50,12 +50,12 @@ void sm_trace_tracks(sm *s, struct trace *t)
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
-static bool needs_reply(const sm *s, const isa_inst *in)
+bool sm_needs_reply(const sm *s, const isa_inst *in)
 {
     return in->cls != ISA_CLASS_ST_GLOBAL || s->p.wait_for_stores;
 }
 
-static bool is_control(const isa_inst *in)
+bool sm_is_control(const isa_inst *in)
 {
     return in->cls == ISA_CLASS_BRANCH || in->cls == ISA_CLASS_EXIT || in->cls == ISA_CLASS_BARRIER;
 }
@@ -125,7 +125,7 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
             *wake = min_u64(*wake, dep);
             return WS_DEP;
         }
-        if (sm_is_global(in) && needs_reply(s, in) && h->mem_pending >= s->p.mem_pending_per_warp)
+        if (sm_is_global(in) && sm_needs_reply(s, in) && h->mem_pending >= s->p.mem_pending_per_warp)
             return WS_MEM;
     }
     core_unit_kind u = sm_unit_of(&s->p, in);
@@ -175,7 +175,7 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
 /* Bank-conflict degree of a shared-memory access: the most distinct words
  * any one bank must deliver (the same word is broadcast). Atomics serialize
  * every lane of a bank. */
-static unsigned smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
 {
     uint64_t key[4 * ISA_MAX_LANES];
     unsigned n = 0;
@@ -210,7 +210,7 @@ static unsigned smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
     return best ? best : 1;
 }
 
-static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
+void sm_send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
         des_port_try_send(s->req_out, r, des_cycles(s->clk, cycle))) {
@@ -233,7 +233,7 @@ void sm_send_ready_requests(sm *s, uint64_t cycle)
     }
 }
 
-static void fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
+void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
     s->faults++;
     if (s->error)
@@ -258,7 +258,7 @@ static void fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
  * stall), while one reading other banks may issue at k + 1. The issuing
  * instruction's own latency is unchanged (docs/core.md, "Register-file
  * banks"). Counts the extra read cycles (m - 1 of its busiest bank). */
-static void rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_t k)
+void sm_rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_t k)
 {
     unsigned nb = s->p.rf_banks, worst = 0;
     for (unsigned i = 0; i < in->nreads; i++) {
@@ -273,18 +273,14 @@ static void rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_
         s->rf_conflict_cycles += worst - 1;
 }
 
-/* Timing shared by the entities of one issue slot. */
-typedef struct slot_timing {
-    core_unit_kind unit;
-    uint64_t done;
-    uint64_t send_at;
-    unsigned threads;
-} slot_timing;
-
 /* Executes entity e at cycle k; the first entity of a slot books the unit,
  * the issue port and the lanes. Returns false if the entity vanished. */
 static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t, bool first)
 {
+    if (s->rc->form) {
+        sm_issue_formed(s, sc, e, k, t);
+        return;
+    }
     sm_entity *w = &s->ent[e];
     sm_cta *c = &s->cta[w->cta];
     sm_hw *h = &s->hw[w->hw];
@@ -298,7 +294,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     else
         isa_exec(prog, pc, h->lane, w->active, &o);
     if (o.fault)
-        fault(s, e, pc, &o);
+        sm_fault(s, e, pc, &o);
     unsigned nthreads = (unsigned)__builtin_popcount(w->active);
     const core_params *p = &s->p;
     sm_sched_state *st = &s->sc[sc];
@@ -308,7 +304,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         unsigned latency = sm_latency_of(p, in, u);
         unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
         if (u == CORE_UNIT_SMEM && o.mem_lanes) {
-            unsigned deg = smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
+            unsigned deg = sm_smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
             if (deg > passes) {
                 s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
                 passes = deg;
@@ -328,7 +324,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         t->threads = 0;
         st->port_free = k + s->passes_port;
         if (p->rf_banks)
-            rf_book_banks(s, st, in, k);
+            sm_rf_book_banks(s, st, in, k);
         s->warp_insts++;
         st->st.issued++;
         if (s->tr)   /* the issue port's busy cycles: spans of one track never overlap */
@@ -359,14 +355,14 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
 
     /* discipline */
     bool global = sm_is_global(in) && o.mem_lanes;
-    bool reply = global && needs_reply(s, in);
+    bool reply = global && sm_needs_reply(s, in);
     if (p->discipline == CORE_BARREL) {
-        if (p->refetch_latency && !is_control(in) && !reply)
+        if (p->refetch_latency && !sm_is_control(in) && !reply)
             w->ready_at = k + p->refetch_latency;
         else
             w->ready_at = t->done + 1;
     } else {
-        w->ready_at = is_control(in) ? t->done + 1 : k + 1;
+        w->ready_at = sm_is_control(in) ? t->done + 1 : k + 1;
         uint64_t ready = reply ? REG_MEM : t->done + 1;
         for (unsigned i = 0; i < in->ndst; i++)
             h->reg_ready[in->dst[i]] = ready;
@@ -408,7 +404,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
                             (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
         r.pc = pc;
         s->mem_requests++;
-        send_or_queue(s, &r, t->send_at, k);
+        sm_send_or_queue(s, &r, t->send_at, k);
     }
 
     unsigned exited = (unsigned)__builtin_popcount(o.exited);
@@ -474,7 +470,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
         issue_entity(s, sc, (unsigned)id, k, &t, true);
         if (s->rc->packs && t.unit != CORE_UNIT_LDST && t.unit != CORE_UNIT_SMEM)
             pack_more(s, sc, k, &t);
-        stats_hist_add(&s->active_threads, t.threads);
+        if (!s->rc->form)   /* formed sub-warps count themselves */
+            stats_hist_add(&s->active_threads, t.threads);
         n++;
         if (n < s->p.issue_width) {
             uint64_t ignored = NEVER_CYCLE;

@@ -244,6 +244,8 @@ void sm_stats_register(sm *s, stats *st)
         stats_counter(st, blk, "issued", "instructions", "issue slots used", &s->sc[sc].st.issued);
         sched_register_stats(&s->sc[sc].s, st, blk);
     }
+    if (s->rc->stats)
+        s->rc->stats(s, st, b, false);
 }
 
 void sm_finalize_stats(sm *s, stats *st)
@@ -267,6 +269,8 @@ void sm_finalize_stats(sm *s, stats *st)
     stats_derived(st, s->name, "fu_idle_fraction", "ratio",
                   "share of scheduler-cycles with no active lane (idle FUs)",
                   total ? (double)idle / (double)total : 0);
+    if (s->rc->stats)
+        s->rc->stats(s, st, s->name, true);
 }
 
 sm_totals sm_get_totals(const sm *s)

@@ -1,0 +1,138 @@
+/* Issue of a formation policy's entity (reconv_ops.form: LWM sub-warps, TBC
+ * compacted warps). The policy lists the sub-warps of the fetched
+ * instruction, each with the threads on its lanes; sub-warp i enters the
+ * back end at k_i = max(k + at_i, k_{i-1} + P, its unit's free cycle) and is
+ * timed exactly as a warp_size-thread warp instruction issued at k_i
+ * (sm_issue.c): same unit passes, bank conflicts, completion and request
+ * cycle. The scheduler's fetch port stays blocked until the last sub-warp
+ * has issued ([P] 3.1.1: fetch stalls while a large warp is broken down).
+ * Barrel re-fetch: after the last sub-warp completes (strict), unless the
+ * policy's after_issue lets the entity go earlier. */
+#include <string.h>
+
+#include "core/sm_internal.h"
+
+static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+static void send_request(sm *s, unsigned e, const isa_inst *in, const isa_exec_out *o, bool reply,
+                         uint64_t done, uint64_t send_at, uint64_t k, uint32_t pc)
+{
+    sm_entity *w = &s->ent[e];
+    sm_cta *c = &s->cta[w->cta];
+    unsigned tag = 0;
+    if (reply) {
+        tag = s->free_tag[--s->nfree_tag];
+        s->mem[tag] = (sm_mem_op){.used = true, .blocking = true, .entity = (uint16_t)e, .hw = w->hw,
+                                  .cta = w->cta, .done = done, .inst = in};
+        c->mem_outstanding++;
+        w->mem_wait++;
+    } else if (s->store_acks) {
+        c->mem_outstanding++;
+    }
+    warp_mem_req r;
+    memset(&r, 0, sizeof r);
+    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        r.addr[l] = o->addr[l];
+    }
+    r.active = o->mem_lanes;
+    r.tag = tag;
+    r.sm = (uint16_t)s->id;
+    r.warp = w->hw;
+    r.op = in->cls == ISA_CLASS_LD_GLOBAL ? MEM_LOAD : in->cls == ISA_CLASS_ST_GLOBAL ? MEM_STORE : MEM_ATOMIC;
+    r.size = (uint8_t)o->access_size;
+    r.flags = (uint8_t)((in->cache == ISA_CACHE_CG ? MEM_L2_ONLY : 0) | (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
+                        (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
+    r.pc = pc;
+    s->mem_requests++;
+    sm_send_or_queue(s, &r, send_at, k);
+}
+
+void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
+{
+    sm_entity *w = &s->ent[e];
+    sm_cta *c = &s->cta[w->cta];
+    const isa_program *prog = c->launch->il.prog;
+    const core_params *p = &s->p;
+    sm_sched_state *st = &s->sc[sc];
+    uint32_t pc = w->pc;
+    const isa_inst *in = isa_program_inst(prog, pc);
+    unsigned n, threads;
+    const sm_subwarp *sw = s->rc->form(s, e, k, &n, &threads);
+    core_unit_kind u = sm_unit_of(p, in);
+    const core_unit_params *up = &p->unit[u];
+    unsigned latency = sm_latency_of(p, in, u);
+    unsigned first, step;
+    sm_units_of(p, u, sc, &first, &step);
+    bool global = sm_is_global(in), reply = global && sm_needs_reply(s, in);
+    uint64_t next = k, last_done = 0, last_k = k;
+    unsigned exited = 0;
+    isa_exec_out o;
+    for (unsigned i = 0; i < n; i++) {
+        sm_unit *unit = &s->units[u][first];
+        for (unsigned j = first + step; j < up->count; j += step)
+            if (s->units[u][j].free_at < unit->free_at)
+                unit = &s->units[u][j];
+        uint64_t ki = max_u64(max_u64(k + sw[i].at, next), unit->free_at);
+        c->ic->clock = ki;
+        isa_exec(prog, pc, sw[i].lane, sw[i].mask, &o);
+        if (o.fault)
+            sm_fault(s, e, pc, &o);
+        unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
+        if (u == CORE_UNIT_SMEM && o.mem_lanes) {
+            unsigned deg = sm_smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
+            if (deg > passes) {
+                s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
+                passes = deg;
+            }
+        }
+        unit->free_at = ki + (uint64_t)up->ii * passes;
+        uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
+        uint64_t done = ki + p->pipeline_depth - 1 + (latency - 1) + extra;
+        if (p->rf_banks)
+            sm_rf_book_banks(s, st, in, ki);
+        unsigned nthreads = (unsigned)__builtin_popcount(sw[i].mask);
+        s->warp_insts++;
+        st->st.issued++;
+        s->class_count[in->cls]++;
+        stats_hist_add(&s->active_threads, nthreads);
+        /* FU lanes per cycle of the sub-warp's port passes (the ring holds
+         * 64 cycles ahead of the fetch: later passes are not counted) */
+        unsigned simd = p->simd_width;
+        for (unsigned ps = 0; ps < s->passes_port && ki + ps < k + 64; ps++) {
+            uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
+            st->lanes_ring[(ki + ps) % 64] += (uint16_t)__builtin_popcount(sw[i].mask & chunk);
+        }
+        st->cur_threads = nthreads;
+        if (c->end < done)
+            c->end = done;
+        if (s->hook)
+            s->hook(s->hook_ctx, s->id, ki, sc, w->hw, pc, sw[i].mask);
+        if (global && o.mem_lanes)
+            send_request(s, e, in, &o, reply, done, ki + (latency - 1) + extra, k, pc);
+        exited += (unsigned)__builtin_popcount(o.exited);
+        s->rc->subwarp_done(s, e, i, &o, ki, done);
+        last_done = max_u64(last_done, done);
+        last_k = ki;
+        next = ki + s->passes_port;
+    }
+    t->unit = u;
+    t->done = last_done;
+    t->send_at = 0;
+    t->threads = threads;
+    st->port_free = next;
+    s->thread_insts += threads;
+    if (p->refetch_latency && !sm_is_control(in) && !reply)
+        w->ready_at = last_k + p->refetch_latency;
+    else
+        w->ready_at = last_done + 1;
+    uint16_t cta = w->cta;
+    o.inst = in;
+    s->rc->after_issue(s, e, pc, &o);   /* may free e */
+    if (s->ent[e].live)
+        s->status[e] = WS_DEP;
+    if (exited)
+        sm_threads_exited(s, cta, exited);
+    if (in->cls == ISA_CLASS_BARRIER && s->ent[e].live)
+        sm_barrier_arrive(s, e, last_done);
+}
