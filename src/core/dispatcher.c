@@ -12,7 +12,8 @@
  * launch has finished the dispatcher ends the run (des_stop). */
 #include <string.h>
 
-#include "core/sm_internal.h"
+#include "config/config_lib.h"
+#include "core/cta_msg.h"
 
 typedef struct launch_state {
     core_launch_rt rt;
@@ -176,18 +177,6 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
     return d;
 }
 
-static bool fail(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool fail(GError **err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    g_set_error_literal(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, msg);
-    g_free(msg);
-    return false;
-}
-
 #define MAX_CTAS_PER_LAUNCH (UINT64_C(1) << 24)
 
 /* A trace fixes each warp's control flow and lanes: only the stack-based
@@ -196,15 +185,15 @@ static bool trace_launch_ok(const dispatcher *d, const core_launch *l, const cha
 {
     const atrace_kernel *t = l->trace;
     if (strcmp(d->p.reconv->name, "pdom") != 0)
-        return fail(err, "launch %s: %s is a trace, whose warps cannot change their control flow; "
+        return input_error(err, "launch %s: %s is a trace, whose warps cannot change their control flow; "
                     "core.reconv = %s forms warps dynamically and cannot run it (use pdom)",
                     name, t->file, d->p.reconv->name);
     if (d->p.warp_size != 32)
-        return fail(err, "launch %s: %s records 32-thread warps, but core.warp_size = %u", name,
+        return input_error(err, "launch %s: %s records 32-thread warps, but core.warp_size = %u", name,
                     t->file, d->p.warp_size);
     for (unsigned i = 0; i < 3; i++)
         if (l->grid[i] != t->grid[i] || l->block[i] != t->block[i])
-            return fail(err, "launch %s: grid (%u,%u,%u) and block (%u,%u,%u) differ from the trace's "
+            return input_error(err, "launch %s: grid (%u,%u,%u) and block (%u,%u,%u) differ from the trace's "
                         "(%u,%u,%u) and (%u,%u,%u) in %s", name, l->grid[0], l->grid[1], l->grid[2],
                         l->block[0], l->block[1], l->block[2], t->grid[0], t->grid[1], t->grid[2],
                         t->block[0], t->block[1], t->block[2], t->file);
@@ -220,19 +209,19 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     GError *ierr = NULL;
     if (!isa_launch_init(&L.rt.il, l->prog, l->mem, l->grid, l->block, p->warp_size, l->params,
                          l->nparams, &ierr)) {
-        fail(err, "launch %s: %s", name, ierr->message);
+        input_error(err, "launch %s: %s", name, ierr->message);
         g_error_free(ierr);
         return -1;
     }
     int last = (int)d->nsms - 1;
     if (!((l->sm_first == -1 && l->sm_last == -1) ||
           (l->sm_first >= 0 && l->sm_first <= l->sm_last && l->sm_last <= last))) {
-        fail(err, "launch %s: SM range %d-%d is not within the chip's SMs 0-%d", name, l->sm_first,
+        input_error(err, "launch %s: SM range %d-%d is not within the chip's SMs 0-%d", name, l->sm_first,
              l->sm_last, last);
         return -1;
     }
     if (l->after < -1 || l->after >= (int)d->nlaunches) {
-        fail(err, "launch %s: 'after' names launch %d, expected an earlier launch (0-%d)", name, l->after,
+        input_error(err, "launch %s: 'after' names launch %d, expected an earlier launch (0-%d)", name, l->after,
              (int)d->nlaunches - 1);
         return -1;
     }
@@ -244,28 +233,28 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     uint64_t regs = alloc * isa_program_nregs(l->prog);
     uint64_t smem = isa_program_shared_bytes(l->prog);
     if (nwarps > p->max_warps || nwarps > 256) {
-        fail(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads is %" G_GUINT64_FORMAT
+        input_error(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads is %" G_GUINT64_FORMAT
              " warps, but an SM holds core.max_warps = %u", name, threads, nwarps, p->max_warps);
         return -1;
     }
     if (alloc > p->max_threads) {
-        fail(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads (%" G_GUINT64_FORMAT
+        input_error(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads (%" G_GUINT64_FORMAT
              " in whole warps) exceeds core.max_threads = %u", name, threads, alloc, p->max_threads);
         return -1;
     }
     if (regs > p->regs) {
-        fail(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " registers (%u per thread x %" G_GUINT64_FORMAT
+        input_error(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " registers (%u per thread x %" G_GUINT64_FORMAT
              " threads), but an SM has core.regs = %u", name, regs, isa_program_nregs(l->prog), alloc, p->regs);
         return -1;
     }
     if (smem > p->smem_bytes) {
-        fail(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " bytes of shared memory, but an SM has "
+        input_error(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " bytes of shared memory, but an SM has "
              "core.smem_bytes = %u", name, smem, p->smem_bytes);
         return -1;
     }
     L.ncta = isa_launch_ncta(&L.rt.il);
     if (L.ncta > MAX_CTAS_PER_LAUNCH) {
-        fail(err, "launch %s: %" G_GUINT64_FORMAT " CTAs, at most %" G_GUINT64_FORMAT " per launch", name,
+        input_error(err, "launch %s: %" G_GUINT64_FORMAT " CTAs, at most %" G_GUINT64_FORMAT " per launch", name,
              L.ncta, MAX_CTAS_PER_LAUNCH);
         return -1;
     }

@@ -17,35 +17,11 @@
 #include "simtgrid/core.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/trace.h"
+#include "core/cta_msg.h"
 #include "core/pdom.h"
 #include "core/warp_sched.h"
 
-#define NEVER_CYCLE UINT64_MAX
 #define REG_MEM UINT64_MAX   /* scoreboard: written by an outstanding memory instruction */
-
-/* Launch state shared by the dispatcher and the SMs (owned by the dispatcher). */
-typedef struct core_launch_rt {
-    unsigned index;
-    char *name;
-    isa_launch il;
-    unsigned nwarps;              /* warps per CTA */
-    unsigned threads_alloc;       /* nwarps * warp_size */
-    unsigned regs, smem;          /* per CTA */
-    const atrace_kernel *trace;   /* trace-driven warps, or NULL */
-} core_launch_rt;
-
-/* Dispatcher -> SM: start this CTA. SM -> dispatcher: it finished. */
-typedef struct cta_start_msg {
-    const core_launch_rt *launch;
-    uint64_t cta;
-} cta_start_msg;
-
-typedef struct cta_done_msg {
-    uint32_t launch;
-    uint32_t sm;
-    uint64_t cta;
-    uint64_t start_cycle, end_cycle;
-} cta_done_msg;
 
 typedef struct sm_entity {
     bool live;
@@ -362,9 +338,6 @@ static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
         return atrace_inst(w->trace, w->pc);
     return isa_program_inst(sm_prog_of(s, e), w->pc);
 }
-
-/* sm.c */
-void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out);
 
 /* sm_cta.c */
 void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle);

@@ -25,14 +25,6 @@ void sched_free(sched *s)
     s->state = NULL;
 }
 
-int sched_position(const sched *s, unsigned id)
-{
-    for (unsigned i = 0; i < s->n; i++)
-        if (s->members[i] == id)
-            return (int)i;
-    return -1;
-}
-
 void sched_add(sched *s, const sched_view *v, unsigned id, int after)
 {
     if (s->n == s->cap)
@@ -70,15 +62,6 @@ void sched_register_stats(sched *s, stats *st, const char *blk)
 {
     if (s->ops->stats)
         s->ops->stats(s, st, blk);
-}
-
-bool sched_older(const sched_view *v, unsigned a, unsigned b)
-{
-    if (v->age[a] != v->age[b])
-        return v->age[a] < v->age[b];
-    if (v->slot[a] != v->slot[b])
-        return v->slot[a] < v->slot[b];
-    return a < b;
 }
 
 int sched_age_rank(const sched *s, const sched_view *v, unsigned id)

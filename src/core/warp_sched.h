@@ -108,10 +108,24 @@ static inline void sched_idle(sched *s, const sched_view *v, uint64_t n)
         s->ops->idle(s, v, n);
 }
 
-/* Position of member `id`, or -1. */
-int sched_position(const sched *s, unsigned id);
+/* Position of member `id`, or -1. Inline: policies call these in their
+ * per-cycle loops. */
+static inline int sched_position(const sched *s, unsigned id)
+{
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->members[i] == id)
+            return (int)i;
+    return -1;
+}
 /* Age order: age, then slot, then id. */
-bool sched_older(const sched_view *v, unsigned a, unsigned b);
+static inline bool sched_older(const sched_view *v, unsigned a, unsigned b)
+{
+    if (v->age[a] != v->age[b])
+        return v->age[a] < v->age[b];
+    if (v->slot[a] != v->slot[b])
+        return v->slot[a] < v->slot[b];
+    return a < b;
+}
 /* GTO age rank of member `id` among the current members: 0 = oldest. Exposed
  * for later policies (CCWS, OAWS, MASCAR); -1 if not a member. */
 int sched_age_rank(const sched *s, const sched_view *v, unsigned id);

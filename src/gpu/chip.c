@@ -5,21 +5,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "config/config_lib.h"
 #include "gpu/gpu_internal.h"
 #include "simtgrid/json.h"
 #include "simtgrid/memport.h"
 
-static bool input_err(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
-static bool input_err(GError **err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    g_set_error_literal(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, msg);
-    g_free(msg);
-    return false;
-}
 
 /* "FILE:LINE: key 'clock.core_mhz'" (or "--set: ..."), as every other key's
  * errors name where the value came from. */
@@ -43,7 +33,7 @@ static bool setup_clocks(gpu *g, GError **err)
         if (fabs(khz - round(khz)) > 1e-6) {
             /* The value as written (its canonical text), never rounded by %g. */
             char *where = clock_where(g->cfg, keys[i]);
-            input_err(err, "%s: expected a frequency with at most 3 decimals (kHz resolution), got '%s'",
+            input_error(err, "%s: expected a frequency with at most 3 decimals (kHz resolution), got '%s'",
                       where, cfg_str(g->cfg, keys[i]));
             g_free(where);
             return false;
@@ -58,7 +48,7 @@ static bool setup_clocks(gpu *g, GError **err)
             if ((khz_of[i] & -khz_of[i]) < (khz_of[worst] & -khz_of[worst]))
                 worst = i;
         char *where = clock_where(g->cfg, keys[worst]);
-        input_err(err, "%s: got '%s': the clock frequencies (core %s, icnt %s, l2 %s, dram %s MHz) have no "
+        input_error(err, "%s: got '%s': the clock frequencies (core %s, icnt %s, l2 %s, dram %s MHz) have no "
                        "common time base fine enough to keep one simulated second exact in 2^53 ticks; "
                        "round them (e.g. to whole MHz)", where, cfg_str(g->cfg, keys[worst]),
                   cfg_str(g->cfg, keys[0]), cfg_str(g->cfg, keys[1]), cfg_str(g->cfg, keys[2]),
@@ -69,7 +59,7 @@ static bool setup_clocks(gpu *g, GError **err)
     char *msg = NULL;
     g->engine = des_engine_new(g->clk, CLK_COUNT, cfg_bool(g->cfg, "sim.verbose"), &msg);
     if (!g->engine) {
-        input_err(err, "clock.*: %s", msg);
+        input_error(err, "clock.*: %s", msg);
         g_free(msg);
         return false;
     }
@@ -121,7 +111,7 @@ static bool add_launches(gpu *g, GError **err)
         if (!k)
             return false;
         if (l->sm_last >= 0 && (unsigned)l->sm_last >= g->nsms)
-            return input_err(err, "%s: [launch.%s] key 'sms': SM %d does not exist (gpu.sms = %u)",
+            return input_error(err, "%s: [launch.%s] key 'sms': SM %d does not exist (gpu.sms = %u)",
                              l->origin, l->name, l->sm_last, g->nsms);
         g->params[i] = g_new0(uint64_t, l->nargs + 1);
         for (unsigned a = 0; a < l->nargs; a++)
@@ -139,7 +129,7 @@ static bool add_launches(gpu *g, GError **err)
         memcpy(cl.block, l->block, sizeof cl.block);
         GError *e = NULL;
         if (dispatcher_add_launch(g->disp, &cl, &e) < 0) {
-            input_err(err, "%s: [launch.%s]: %s", l->origin, l->name, e->message);
+            input_error(err, "%s: [launch.%s]: %s", l->origin, l->name, e->message);
             g_error_free(e);
             return false;
         }
@@ -163,7 +153,7 @@ static bool check_dumps(gpu *g, GError **err)
     for (char **d = g->scn->dump; d && *d; d++) {
         memimg_array_info info;
         if (!array_image(g, *d, &info))
-            return input_err(err, "%s: [output] key 'dump': no .data array '%s' in the launched kernels",
+            return input_error(err, "%s: [output] key 'dump': no .data array '%s' in the launched kernels",
                              g->scn->dump_origin, *d);
     }
     return true;
@@ -204,7 +194,7 @@ static bool connect_ideal(gpu *g, GError **err)
     g->ideal = ideal_mem_new(g->engine, "mem", &g->clk[CLK_CORE], lat,
                              cfg_float(g->cfg, "mem.ideal_lines_per_cycle"), g->st);
     if (!g->ideal)
-        return input_err(err, "%s: key 'mem.ideal_latency': expected at least 2 cycles",
+        return input_error(err, "%s: key 'mem.ideal_latency': expected at least 2 cycles",
                          cfg_origin(g->cfg, "mem.ideal_latency"));
     unsigned req, resp;
     ideal_mem_port_latency(lat, &req, &resp);
@@ -220,7 +210,7 @@ static bool connect_ideal(gpu *g, GError **err)
                                    des_cycles(&g->clk[CLK_CORE], resp), ideal_mem_actor(g->ideal),
                                    sm_actor(g->sms[i]));
         if (!ideal_mem_connect(g->ideal, q, r))
-            return input_err(err, "gpu.sms: the ideal memory serves at most its port limit "
+            return input_error(err, "gpu.sms: the ideal memory serves at most its port limit "
                                   "(%u SMs asked)", g->nsms);
         sm_connect_mem(g->sms[i], q, r);
     }

@@ -178,7 +178,7 @@ bool isa_parse_directive(isa_parser *ps, char *text, memimg *check)
     const char *best = directive_names[0];
     unsigned bd = UINT32_MAX;
     for (size_t i = 0; i < G_N_ELEMENTS(directive_names); i++) {
-        unsigned d = isa_edit_distance(dir, directive_names[i]);
+        unsigned d = (unsigned)edit_distance(dir, directive_names[i]);
         if (d < bd) bd = d, best = directive_names[i];
     }
     return isa_perr(ps, "unknown directive '%s' (did you mean '%s'?)", dir, best);

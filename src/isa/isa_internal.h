@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "config/config_lib.h"
 #include "simtgrid/isa.h"
 
 #define ISA_DATA_FIRST_BASE UINT64_C(0x10000000)
@@ -88,7 +89,6 @@ unsigned isa_type_bytes(isa_type t);
 
 /* ---- lexical helpers (isa_lex.c) ---------------------------------------- */
 
-unsigned isa_edit_distance(const char *a, const char *b);
 bool isa_is_ident(const char *s); /* [A-Za-z_$][A-Za-z0-9_$.]* */
 char *isa_strip(char *s);         /* trims spaces in place */
 /* Splits at top-level commas (not inside [] or {}); pieces are trimmed and

@@ -1,31 +1,9 @@
 /* Small lexical helpers for the .sasm parser: trimming, comma splitting,
- * literals, identifiers, and the edit distance behind "did you mean". */
+ * literals, identifiers ("did you mean" uses the config library's
+ * edit_distance). */
 #include <string.h>
 
 #include "isa_internal.h"
-
-unsigned isa_edit_distance(const char *a, const char *b)
-{
-    /* Levenshtein with one row; names are short (opcodes, directives). */
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 64 || lb > 64) return (unsigned)(la > lb ? la : lb);
-    unsigned row[65];
-    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            unsigned v = diag + cost;
-            if (up + 1 < v) v = up + 1;
-            if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
-            row[j] = v;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
 
 bool isa_is_ident(const char *s)
 {

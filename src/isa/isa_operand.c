@@ -210,7 +210,7 @@ static bool parse_sreg(isa_parser *ps, const char *s, isa_inst *in)
         const char *best = "tid.x";
         unsigned bd = UINT32_MAX;
         for (int i = 0; i < ISA_SREG_COUNT; i++) {
-            unsigned d = isa_edit_distance(s + 1, isa_sreg_name((isa_sreg)i));
+            unsigned d = (unsigned)edit_distance(s + 1, isa_sreg_name((isa_sreg)i));
             if (d < bd) bd = d, best = isa_sreg_name((isa_sreg)i);
         }
         return isa_perr(ps, "unknown special register '%s' (did you mean '%%%s'?)", s, best);

@@ -91,7 +91,7 @@ const char *isa_optab_nearest(const char *mnem)
     const char *best = optab[0].mnem;
     unsigned best_d = UINT32_MAX;
     for (size_t i = 0; i < G_N_ELEMENTS(optab); i++) {
-        unsigned d = isa_edit_distance(mnem, optab[i].mnem);
+        unsigned d = (unsigned)edit_distance(mnem, optab[i].mnem);
         if (d < best_d) best_d = d, best = optab[i].mnem;
     }
     return best;
