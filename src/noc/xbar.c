@@ -256,12 +256,7 @@ static int first_set(const uint64_t *a, const uint64_t *b, unsigned from, unsign
 static int first_set_from(const uint64_t *a, const uint64_t *b, unsigned start, unsigned n)
 {
     int k = first_set(a, b, start, n);
-    if (k < 0 && start > 0) {
-        k = first_set(a, b, 0, start);
-        if (k >= (int)start)
-            k = -1;
-    }
-    return k;
+    return k < 0 && start > 0 ? first_set(a, b, 0, start) : k;
 }
 
 static uint64_t rng_next(xbar *x)
