@@ -184,7 +184,7 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
     return best ? best : 1;
 }
 
-void sm_send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
+static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
         des_port_try_send(s->req_out, r, des_cycles(s->clk, cycle))) {
@@ -289,7 +289,7 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
                         (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
     r.pc = pc;
     s->mem_requests++;
-    sm_send_or_queue(s, &r, send_at, k);
+    send_or_queue(s, &r, send_at, k);
 }
 
 /* Executes entity e at cycle k; the first entity of a slot books the unit,
