@@ -74,20 +74,19 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     cfg_origin(c, "core.warp_size"));
         return false;
     }
-    /* Formation policies: rows of warp_size threads, at most 16 (sm_subwarp
-     * masks and the wide stack, pdom_wide.h); barrel only (no per-row
-     * scoreboard). */
-    bool lwm = !strcmp(p->reconv->name, "lwm"), tbc = false;
+    /* Large warps: rows of warp_size threads, at most 16 (the wide stack,
+     * pdom_wide.h); barrel only (no per-row scoreboard). */
+    bool lwm = !strcmp(p->reconv->name, "lwm");
     const char *key = "core.large_warp_threads";
     unsigned threads = (unsigned)cfg_int(c, key), rows = threads / p->warp_size;
     p->lw_rows = rows;
-    if ((lwm || tbc) && (threads % p->warp_size || rows == 0 || rows > 16)) {
+    if (lwm && (threads % p->warp_size || rows == 0 || rows > 16)) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
                     "%s = %u (%s) must be 1 to 16 times core.warp_size = %u (%s)", key, threads,
                     cfg_origin(c, key), p->warp_size, cfg_origin(c, "core.warp_size"));
         return false;
     }
-    if ((lwm || tbc) && p->discipline != CORE_BARREL) {
+    if (lwm && p->discipline != CORE_BARREL) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
                     "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
                     cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));

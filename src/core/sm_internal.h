@@ -252,7 +252,8 @@ typedef struct slot_timing {
 bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic);
-void sm_send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle);
+void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
+                     uint64_t k, uint32_t pc);
 void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
 void sm_rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_t k);
 /* sm_issue_form.c: issues the sub-warps of a formation policy's entity. */

@@ -210,7 +210,7 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
     return best ? best : 1;
 }
 
-void sm_send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
+static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
         des_port_try_send(s->req_out, r, des_cycles(s->clk, cycle))) {
@@ -271,6 +271,51 @@ void sm_rf_book_banks(sm *s, sm_sched_state *st, const isa_inst *in, uint64_t k)
     }
     if (worst > 1)
         s->rf_conflict_cycles += worst - 1;
+}
+
+/* Books and sends (or queues) the request of global memory instruction
+ * `o` of entity e, issued at k: a tag when the warp waits for a reply (it
+ * blocks the entity under the barrel discipline, counts against the hw
+ * warp's pending requests under the scoreboard), leaving at send_at. */
+void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
+                     uint64_t k, uint32_t pc)
+{
+    sm_entity *w = &s->ent[e];
+    sm_cta *c = &s->cta[w->cta];
+    const isa_inst *in = o->inst;
+    bool barrel = s->p.discipline == CORE_BARREL;
+    unsigned tag = 0;
+    if (reply) {
+        tag = s->free_tag[--s->nfree_tag];
+        s->mem[tag] = (sm_mem_op){.used = true, .blocking = barrel, .entity = (uint16_t)e, .hw = w->hw,
+                                  .cta = w->cta, .done = done, .issued = k, .inst = in};
+        c->mem_outstanding++;
+        if (barrel)
+            w->mem_wait++;
+        else
+            s->hw[w->hw].mem_pending++;
+    } else if (s->store_acks) {
+        c->mem_outstanding++;   /* a store the warp does not wait for: its CTA does */
+    }
+    warp_mem_req r;
+    memset(&r, 0, sizeof r);
+    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        r.addr[l] = o->addr[l];
+    }
+    r.active = o->mem_lanes;
+    r.tag = tag;
+    r.sm = (uint16_t)s->id;
+    r.warp = w->hw;
+    r.op = in->cls == ISA_CLASS_LD_GLOBAL ? MEM_LOAD
+         : in->cls == ISA_CLASS_ST_GLOBAL ? MEM_STORE : MEM_ATOMIC;
+    r.size = (uint8_t)o->access_size;
+    r.flags = (uint8_t)((in->cache == ISA_CACHE_CG ? MEM_L2_ONLY : 0) |
+                        (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
+                        (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
+    r.pc = pc;
+    s->mem_requests++;
+    send_or_queue(s, &r, send_at, k);
 }
 
 /* Executes entity e at cycle k; the first entity of a slot books the unit,
@@ -371,41 +416,8 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         s->hw_epoch[w->hw]++;
     }
 
-    if (global) {
-        unsigned tag = 0;
-        if (reply) {
-            tag = s->free_tag[--s->nfree_tag];
-            s->mem[tag] = (sm_mem_op){.used = true, .blocking = p->discipline == CORE_BARREL,
-                                      .entity = (uint16_t)e, .hw = w->hw, .cta = w->cta,
-                                      .done = t->done, .issued = k, .inst = in};
-            c->mem_outstanding++;
-            if (p->discipline == CORE_BARREL)
-                w->mem_wait++;
-            else
-                h->mem_pending++;
-        } else if (s->store_acks) {
-            c->mem_outstanding++;   /* a store the warp does not wait for: its CTA does */
-        }
-        warp_mem_req r;
-        memset(&r, 0, sizeof r);
-        for (uint32_t m = o.mem_lanes; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            r.addr[l] = o.addr[l];
-        }
-        r.active = o.mem_lanes;
-        r.tag = tag;
-        r.sm = (uint16_t)s->id;
-        r.warp = w->hw;
-        r.op = in->cls == ISA_CLASS_LD_GLOBAL ? MEM_LOAD
-             : in->cls == ISA_CLASS_ST_GLOBAL ? MEM_STORE : MEM_ATOMIC;
-        r.size = (uint8_t)o.access_size;
-        r.flags = (uint8_t)((in->cache == ISA_CACHE_CG ? MEM_L2_ONLY : 0) |
-                            (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
-                            (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
-        r.pc = pc;
-        s->mem_requests++;
-        sm_send_or_queue(s, &r, t->send_at, k);
-    }
+    if (global)
+        sm_send_request(s, e, &o, reply, t->done, t->send_at, k, pc);
 
     unsigned exited = (unsigned)__builtin_popcount(o.exited);
     uint16_t cta = w->cta;

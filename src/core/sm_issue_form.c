@@ -8,45 +8,9 @@
  * has issued ([P] 3.1.1: fetch stalls while a large warp is broken down).
  * Barrel re-fetch: after the last sub-warp completes (strict), unless the
  * policy's after_issue lets the entity go earlier. */
-#include <string.h>
-
 #include "core/sm_internal.h"
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
-
-static void send_request(sm *s, unsigned e, const isa_inst *in, const isa_exec_out *o, bool reply,
-                         uint64_t done, uint64_t send_at, uint64_t k, uint32_t pc)
-{
-    sm_entity *w = &s->ent[e];
-    sm_cta *c = &s->cta[w->cta];
-    unsigned tag = 0;
-    if (reply) {
-        tag = s->free_tag[--s->nfree_tag];
-        s->mem[tag] = (sm_mem_op){.used = true, .blocking = true, .entity = (uint16_t)e, .hw = w->hw,
-                                  .cta = w->cta, .done = done, .inst = in};
-        c->mem_outstanding++;
-        w->mem_wait++;
-    } else if (s->store_acks) {
-        c->mem_outstanding++;
-    }
-    warp_mem_req r;
-    memset(&r, 0, sizeof r);
-    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        r.addr[l] = o->addr[l];
-    }
-    r.active = o->mem_lanes;
-    r.tag = tag;
-    r.sm = (uint16_t)s->id;
-    r.warp = w->hw;
-    r.op = in->cls == ISA_CLASS_LD_GLOBAL ? MEM_LOAD : in->cls == ISA_CLASS_ST_GLOBAL ? MEM_STORE : MEM_ATOMIC;
-    r.size = (uint8_t)o->access_size;
-    r.flags = (uint8_t)((in->cache == ISA_CACHE_CG ? MEM_L2_ONLY : 0) | (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
-                        (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
-    r.pc = pc;
-    s->mem_requests++;
-    sm_send_or_queue(s, &r, send_at, k);
-}
 
 void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
 {
@@ -109,7 +73,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
         if (s->hook)
             s->hook(s->hook_ctx, s->id, ki, sc, w->hw, pc, sw[i].mask);
         if (global && o.mem_lanes)
-            send_request(s, e, in, &o, reply, done, ki + (latency - 1) + extra, k, pc);
+            sm_send_request(s, e, &o, reply, done, ki + (latency - 1) + extra, k, pc);
         exited += (unsigned)__builtin_popcount(o.exited);
         s->rc->subwarp_done(s, e, i, &o, ki, done);
         last_done = max_u64(last_done, done);

@@ -291,3 +291,49 @@ Test(lwm, bad_sizes_are_input_errors)
     if (h)
         harness_free(h);
 }
+
+/* LWM + 2Lev: fetch groups count large warps ([P] 3.3). Four large warps
+ * of one 1024-thread CTA (leaders in warp slots 0, 8, 16, 24), three ALU
+ * instructions and exit, 8 sub-warps each. G = 2: the top group {LW0, LW1}
+ * never stalls on a long-latency operation, so LW0 and LW1 alternate (LW0
+ * at 10, 26, 42, 58; LW1 at 18, 34, 50, 66: each ready 7 cycles after its
+ * last sub-warp, fetch blocked 8 cycles per instruction) and LW2 first
+ * issues at 74, when both have exited. G = 4: one group, round-robin: LW2
+ * at 26, after LW0 (10) and LW1 (18). */
+static uint64_t first_issue_of_slot(const harness *h, unsigned warp)
+{
+    for (unsigned i = 0; i < h->nlog; i++)
+        if (h->log[i].warp == warp)
+            return h->log[i].cycle;
+    cr_assert_fail("warp slot %u never issued", warp);
+    return 0;
+}
+
+static const char *k_alu3 =
+    "    mov r0, %tid.x\n"
+    "    add r1, r0, 1\n"
+    "    add r2, r1, 1\n"
+    "    exit\n";
+
+Test(lwm, two_level_groups_count_large_warps)
+{
+    const char *g2[] = {"core.reconv=lwm", "core.scheduler=2lev", "core.fetch_group=2", NULL};
+    harness *h = harness_new(g2);
+    harness_launch(h, k_alu3, 1, 1024, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_expect_eq(first_issue_of_slot(h, 0), 10);
+    cr_expect_eq(first_issue_of_slot(h, 8), 18);
+    cr_expect_eq(first_issue_of_slot(h, 16), 74);
+    harness_free(h);
+}
+
+Test(lwm, two_level_one_group_of_four_is_round_robin)
+{
+    const char *g4[] = {"core.reconv=lwm", "core.scheduler=2lev", "core.fetch_group=4", NULL};
+    harness *h = harness_new(g4);
+    harness_launch(h, k_alu3, 1, 1024, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_expect_eq(first_issue_of_slot(h, 16), 26);
+    cr_expect_eq(first_issue_of_slot(h, 24), 34);
+    harness_free(h);
+}
