@@ -332,7 +332,9 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     cache_access ca = {.addr = a->line,
                        .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
-                       .flags = u->req.flags};
+                       .flags = u->req.flags, .prio = u->req.prio,
+                       .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
+                                                    cache_get_params(u->l1)->line_bytes)};
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
@@ -379,7 +381,7 @@ static void send_down(ldst *u, des_time t)
         return;
     unsigned line = cache_get_params(u->l1)->line_bytes;
     unsigned sb = cache_get_params(u->l1)->sector_bytes;
-    uint32_t s32 = sector_mask_regroup(q->sectors, sb, 32, line);
+    uint32_t s32 = q->seg32 ? q->seg32 : sector_mask_regroup(q->sectors, sb, 32, line);
     mem_pkt m = {.addr = q->line, .born = t, .id = q->requester, .src = (uint16_t)u->sm,
                  .dst = (uint16_t)u->route(u->route_ctx, q->line), .op = q->op,
                  .sectors = (uint8_t)s32, .warp = q->warp};
