@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "simtgrid/trace.h"
+#include "mem/iwc.h"
 #include "mem/ldst.h"
 
 typedef struct ldst_inst {
@@ -189,6 +190,10 @@ void ldst_finish(ldst *u, des_time end)
                       stats_hist_mean(&u->latency));
         stats_derived(u->st, u->name, "mean_miss_latency", "cycles", "mean of miss_latency",
                       stats_hist_mean(&u->round_trip));
+        uint64_t n = u->cst.load_iwc.samples;
+        stats_derived(u->st, u->name, "mean_load_iwc", "accesses/set",
+                      "mean intra-warp concentration of the loads (Wang Eq 3.1; 1 is ideal)",
+                      n ? u->cst.iwc_sum / (double)n : 0.0);
     }
 }
 
@@ -301,6 +306,8 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->free_head = in->next_free;
     u->nacc = coalesce_warp(&u->co, u->req.addr, u->req.active, u->req.size, u->acc);
     coalesce_count(&u->cst, &u->co, u->req.op, u->acc, u->nacc);
+    if (u->req.op == MEM_LOAD)
+        coalesce_count_iwc(&u->cst, u->nacc, iwc_sets_touched(u->l1, u->acc, u->nacc));
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,

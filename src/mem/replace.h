@@ -7,8 +7,7 @@
  *   lru   an LRU stack per set, position 0 = MRU, ways-1 = LRU. New lines go
  *         to position `insert_pos` (or the per-access hint), hits move a line
  *         `promote_by` positions toward MRU (0 = straight to MRU). With
- *         insert_pos = ways-1 this is LIP; DaCache's gauged insertion and
- *         incremental promotion are per-access hints and promote_by = 4.
+ *         insert_pos = ways-1 this is LIP.
  *   dip   the LRU stack with set dueling (Qureshi ISCA'07) between LRU
  *         insertion (at insert_pos) and BIP (at LRU, one insertion in 32 at
  *         MRU, counted so it is deterministic): 4 leader sets per policy, a
