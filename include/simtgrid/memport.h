@@ -32,6 +32,7 @@ typedef struct warp_mem_req {
     uint8_t op;                   /* enum mem_op */
     uint8_t size;                 /* bytes per lane: 1, 2, 4, 8, 16 */
     uint8_t flags;                /* enum mem_flags */
+    uint8_t prio;                 /* GTO age rank of the warp in its scheduler, 0 = oldest (DaCache) */
     uint32_t pc;                  /* instruction index, for per-PC statistics */
 } warp_mem_req;
 

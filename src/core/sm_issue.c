@@ -314,6 +314,9 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
                         (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
                         (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
     r.pc = pc;
+    /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
+    int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
+    r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
     s->mem_requests++;
     send_or_queue(s, &r, send_at, k);
 }

@@ -28,7 +28,9 @@ cache *cache_new(const cache_params *p)
     c->fetch_warp = calloc(lines, sizeof *c->fetch_warp);
     c->fetch_pc = calloc(lines, sizeof *c->fetch_pc);
     replace_params rp = {.ops = p->replace->ops, .insert_pos = p->insert_pos,
-                         .promote_by = p->promote_by, .rrip_bits = p->rrip_bits};
+                         .promote_by = p->promote_by, .rrip_bits = p->rrip_bits,
+                         .locality_ways = p->dacache_locality, .schedulers = p->dacache_schedulers,
+                         .dacache_promote = p->dacache_promote_by, .stall = p->dacache_stall};
     c->repl = replace_new(&rp, p->sets, p->ways);
     c->mshr = mshr_new(p->mshr_entries, p->mshr_merge);
     c->q = calloc(p->miss_queue, sizeof *c->q);

@@ -56,6 +56,8 @@ typedef struct cache_params {
     unsigned index_prime_factor;
     const policy *replace;     /* replace_ops row */
     unsigned insert_pos, promote_by, rrip_bits;
+    unsigned dacache_locality, dacache_schedulers, dacache_promote_by;  /* replace=dacache */
+    bool dacache_stall;
     cache_alloc_policy alloc;
     cache_write_policy write;
     unsigned mshr_entries, mshr_merge, miss_queue;
@@ -113,6 +115,9 @@ typedef struct cache_access {
     bool insert_hint;      /* allocate at stack position insert_pos instead of the policy's */
     uint8_t insert_pos;
     uint8_t victim_floor;  /* lru/dip: victims only at stack positions >= this */
+    uint8_t prio;          /* issuing warp's GTO priority in its scheduler (dacache) */
+    uint32_t seg32;        /* the 32-B segments of the line it needs (bit i: bytes 32i..);
+                            * a shrunk bypass asks only these; 0 = all of `sectors` */
 } cache_access;
 
 typedef struct cache_result {
@@ -145,6 +150,7 @@ typedef struct cache_req {
     uint16_t warp;
     uint8_t op;           /* enum mem_op */
     uint8_t kind;         /* enum cache_req_kind */
+    uint32_t seg32;       /* CACHE_REQ_BYPASS shrunk to 32-B segments; 0 = `sectors` */
 } cache_req;
 
 typedef struct cache_fill_result {
@@ -165,7 +171,7 @@ typedef struct cache_stats {
     uint64_t hits, hits_reserved, misses;
     uint64_t misses_cold, misses_intra_warp, misses_inter_warp, misses_sector;
     uint64_t store_hits, store_misses;
-    uint64_t bypassed, bypassed_no_victim;
+    uint64_t bypassed, bypassed_no_victim, bypassed_shrunk;
     uint64_t fills, fills_dropped, fill_retries;
     uint64_t evictions, writebacks, invalidations;
     uint64_t reservation_fails;     /* all causes */

@@ -26,14 +26,16 @@ static cache_result fail(cache *c, cache_result r, cache_fail why)
     return r;
 }
 
+/* `seg32`: a load bypass shrunk to these 32-B segments (0: all of `sectors`). */
 static cache_result go_down(cache *c, cache_result r, const cache_access *a, uint64_t line,
-                            uint32_t sectors)
+                            uint32_t sectors, uint32_t seg32)
 {
     if (cache_missq_room(c) < 1)
         return fail(c, r, CACHE_FAIL_MISS_QUEUE_FULL);
     cache_missq_push(c, &(cache_req){.line = line, .sectors = sectors, .requester = a->requester,
                                      .pc = a->pc, .warp = a->warp, .op = a->op,
-                                     .kind = a->op == MEM_STORE ? CACHE_REQ_WRITE : CACHE_REQ_BYPASS});
+                                     .kind = a->op == MEM_STORE ? CACHE_REQ_WRITE : CACHE_REQ_BYPASS,
+                                     .seg32 = seg32});
     c->st.accesses++;
     c->st.bypassed++;
     r.outcome = CACHE_BYPASSED;
@@ -100,13 +102,20 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
         return r;
     }
     uint32_t need = missing & ~in_flight;
+    /* DaCache places by the warp's priority; other policies take the hints. */
+    replace_place pl = {.pos = insert_pos_of(c, a), .floor = a->victim_floor};
+    bool shrink = c->repl->ops->place != NULL;
+    if (shrink)
+        pl = c->repl->ops->place(c->repl, a->prio);
     int victim = -1;
     if (way < 0 && c->p.alloc == CACHE_ALLOC_ON_MISS) {
-        victim = cache_choose_victim(c, r.set, a->victim_floor);
+        victim = cache_choose_victim(c, r.set, pl.floor);
         if (victim < 0) {
-            if (c->p.bypass == CACHE_BYPASS_NO_VICTIM) {
-                cache_result b = go_down(c, r, a, line, want);
+            if (c->p.bypass == CACHE_BYPASS_NO_VICTIM || pl.bypass) {
+                uint32_t seg = shrink && pl.bypass ? a->seg32 : 0;
+                cache_result b = go_down(c, r, a, line, want, seg);
                 c->st.bypassed_no_victim += b.outcome == CACHE_BYPASSED;
+                c->st.bypassed_shrunk += b.outcome == CACHE_BYPASSED && seg;
                 return b;
             }
             return fail(c, r, CACHE_FAIL_SET_ALL_RESERVED);
@@ -122,7 +131,7 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
 
     /* Accepted: commit. */
     cache_miss_class k = way >= 0 || e >= 0 ? CACHE_MISS_SECTOR : classify(c, line, a->warp);
-    int pos = insert_pos_of(c, a);
+    int pos = pl.pos;
     if (e >= 0) {
         mshr_add(c->mshr, e, &rq, need);
     } else {
@@ -175,7 +184,7 @@ static cache_result store(cache *c, cache_result r, const cache_access *a, uint6
             int v = cache_choose_victim(c, r.set, a->victim_floor);
             if (v < 0) {
                 if (c->p.bypass == CACHE_BYPASS_NO_VICTIM)
-                    return go_down(c, r, a, line, want);
+                    return go_down(c, r, a, line, want, 0);
                 return fail(c, r, CACHE_FAIL_SET_ALL_RESERVED);
             }
             if (c->dirty[cache_line_index(c, r.set, (unsigned)v)] && cache_missq_room(c) < 1)
@@ -228,7 +237,7 @@ cache_result cache_try_access(cache *c, const cache_access *a, uint64_t now)
         want = c->full_mask;
     cache_result r = {.way = -1, .set = set_index_of(&c->index, line)};
     if (!c->p.enabled || a->bypass || (a->flags & MEM_L2_ONLY) || a->op == MEM_ATOMIC)
-        return go_down(c, r, a, line, want);
+        return go_down(c, r, a, line, want, 0);
     if (a->op == MEM_STORE)
         return store(c, r, a, line, want);
     return load(c, r, a, line, want, now);

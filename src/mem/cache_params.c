@@ -26,6 +26,8 @@ static const param_bind binds[] = {
     PB_POLICY(cache_params, "replace", replace, mem_policy),
     F(insert_pos, PF_UNSIGNED),   F(promote_by, PF_UNSIGNED),
     F(rrip_bits, PF_UNSIGNED),
+    F(dacache_locality, PF_UNSIGNED), F(dacache_schedulers, PF_UNSIGNED),
+    F(dacache_promote_by, PF_UNSIGNED), F(dacache_stall, PF_BOOL),
     PB_ENUM(cache_params, "alloc", alloc, alloc_names),
     PB_ENUM(cache_params, "write", write, write_names),
     F(mshr_entries, PF_UNSIGNED), F(mshr_merge, PF_UNSIGNED),
@@ -88,6 +90,11 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
         FAIL("promote_by", "expected fewer positions than ways (%u), got %u", p->ways, p->promote_by);
     if (p->rrip_bits < 1 || p->rrip_bits > 8)
         FAIL("rrip_bits", "expected 1 to 8 bits, got %u", p->rrip_bits);
+    if (p->dacache_locality >= p->ways && ((const replace_ops *)p->replace->ops)->place)
+        FAIL("dacache_locality", "expected fewer locality ways than ways (%u), got %u", p->ways,
+             p->dacache_locality);
+    if (p->dacache_schedulers < 1)
+        FAIL("dacache_schedulers", "expected at least 1 scheduler, got %u", p->dacache_schedulers);
     if ((unsigned)p->alloc > CACHE_ALLOC_ON_FILL)
         FAIL("alloc", "expected on_miss or on_fill");
     if ((unsigned)p->write > CACHE_WRITE_BACK)

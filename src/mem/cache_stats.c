@@ -21,6 +21,7 @@ static const counter_doc counters[] = {
     C(store_misses, "accesses", "stores to an absent line"),
     C(bypassed, "accesses", "accesses sent down uncached (bypass, L2-only, atomics, disabled cache)"),
     C(bypassed_no_victim, "accesses", "loads bypassed because their set had no replaceable line"),
+    C(bypassed_shrunk, "accesses", "of those, dacache's: sent down shrunk to the 32-B segments they need"),
     C(fills, "fills", "fill replies received"),
     C(fills_dropped, "fills", "fills that found no replaceable line (data only to the requesters)"),
     C(fill_retries, "fills", "fills refused for lack of miss-queue room for a dirty victim"),

@@ -76,6 +76,8 @@ typedef struct coalesce_stats {
     uint64_t fully_cached_coherent, fully_cached_divergent;  /* loads with MPLI 0 */
     stats_hist accesses_per_load;      /* 1, 2, ..., 31, 32-64 */
     stats_hist mpli_coherent, mpli_divergent;
+    stats_hist load_iwc;               /* loads by floor(IWC): 1, 2, 3-4, ..., 17-32, 33+ */
+    double iwc_sum;                    /* sum of the loads' exact IWC (Eq 3.1) */
 } coalesce_stats;
 
 void coalesce_stats_init(coalesce_stats *s);
@@ -86,6 +88,9 @@ void coalesce_count(coalesce_stats *s, const coalesce_params *p, unsigned op,
  * served by the L1 (misses and pending hits). */
 void coalesce_count_mpli(coalesce_stats *s, const coalesce_params *p, unsigned accesses,
                          unsigned misses);
+/* One load's intra-warp concentration: its `accesses` over `sets` distinct
+ * L1 sets (iwc.h); loads without accesses are not counted. */
+void coalesce_count_iwc(coalesce_stats *s, unsigned accesses, unsigned sets);
 void coalesce_register_stats(coalesce_stats *s, stats *st, const char *block);
 
 #endif

@@ -16,6 +16,17 @@ void coalesce_stats_init(coalesce_stats *s)
     static const uint64_t mpli[] = {0, 0, 1, 1, 2, 2, 3, 31, 32, COALESCE_MAX_ACCESSES};
     stats_hist_init_ranges(&s->mpli_coherent, 5, mpli);
     stats_hist_init_ranges(&s->mpli_divergent, 5, mpli);
+    /* Wang's Fig 3.7 plots IWC 1..32: powers of two as buckets */
+    static const uint64_t iwc[] = {1, 1, 2, 2, 3, 4, 5, 8, 9, 16, 17, 32, 33, COALESCE_MAX_ACCESSES};
+    stats_hist_init_ranges(&s->load_iwc, 7, iwc);
+}
+
+void coalesce_count_iwc(coalesce_stats *s, unsigned accesses, unsigned sets)
+{
+    if (!accesses || !sets)
+        return;
+    stats_hist_add(&s->load_iwc, accesses / sets);
+    s->iwc_sum += (double)accesses / sets;
 }
 
 void coalesce_count(coalesce_stats *s, const coalesce_params *p, unsigned op,
@@ -74,4 +85,7 @@ void coalesce_register_stats(coalesce_stats *s, stats *st, const char *block)
     stats_histogram(st, block, "mpli_divergent", "misses",
                     "L1 misses (and pending hits) per divergent load instruction",
                     &s->mpli_divergent);
+    stats_histogram(st, block, "load_iwc", "accesses/set",
+                    "loads by intra-warp concentration, accesses over distinct L1 sets (Wang "
+                    "Eq 3.1), rounded down", &s->load_iwc);
 }

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "simtgrid/trace.h"
+#include "mem/iwc.h"
 #include "mem/ldst.h"
 
 typedef struct ldst_inst {
@@ -189,6 +190,10 @@ void ldst_finish(ldst *u, des_time end)
                       stats_hist_mean(&u->latency));
         stats_derived(u->st, u->name, "mean_miss_latency", "cycles", "mean of miss_latency",
                       stats_hist_mean(&u->round_trip));
+        uint64_t n = u->cst.load_iwc.samples;
+        stats_derived(u->st, u->name, "mean_load_iwc", "accesses/set",
+                      "mean intra-warp concentration of the loads (Wang Eq 3.1; 1 is ideal)",
+                      n ? u->cst.iwc_sum / (double)n : 0.0);
     }
 }
 
@@ -301,6 +306,8 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->free_head = in->next_free;
     u->nacc = coalesce_warp(&u->co, u->req.addr, u->req.active, u->req.size, u->acc);
     coalesce_count(&u->cst, &u->co, u->req.op, u->acc, u->nacc);
+    if (u->req.op == MEM_LOAD)
+        coalesce_count_iwc(&u->cst, u->nacc, iwc_sets_touched(u->l1, u->acc, u->nacc));
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
@@ -332,7 +339,9 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     cache_access ca = {.addr = a->line,
                        .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
-                       .flags = u->req.flags};
+                       .flags = u->req.flags, .prio = u->req.prio,
+                       .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
+                                                    cache_get_params(u->l1)->line_bytes)};
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
@@ -379,7 +388,7 @@ static void send_down(ldst *u, des_time t)
         return;
     unsigned line = cache_get_params(u->l1)->line_bytes;
     unsigned sb = cache_get_params(u->l1)->sector_bytes;
-    uint32_t s32 = sector_mask_regroup(q->sectors, sb, 32, line);
+    uint32_t s32 = q->seg32 ? q->seg32 : sector_mask_regroup(q->sectors, sb, 32, line);
     mem_pkt m = {.addr = q->line, .born = t, .id = q->requester, .src = (uint16_t)u->sm,
                  .dst = (uint16_t)u->route(u->route_ctx, q->line), .op = q->op,
                  .sectors = (uint8_t)s32, .warp = q->warp};

@@ -82,7 +82,7 @@ void replace_duel_miss(replace *r, unsigned set)
 /* ---- LRU stack ---- */
 
 /* Move `way` to stack position `to`, shifting the lines in between by one. */
-static void stack_move(replace *r, unsigned set, unsigned way, unsigned to)
+void replace_stack_move(replace *r, unsigned set, unsigned way, unsigned to)
 {
     uint8_t *pos = r->pos + (size_t)set * r->ways;
     unsigned from = pos[way];
@@ -100,24 +100,24 @@ static void stack_move(replace *r, unsigned set, unsigned way, unsigned to)
     pos[way] = (uint8_t)to;
 }
 
-static void lru_insert(replace *r, unsigned set, unsigned way, int pos)
+void replace_lru_insert(replace *r, unsigned set, unsigned way, int pos)
 {
-    stack_move(r, set, way, pos >= 0 ? (unsigned)pos : r->p.insert_pos);
+    replace_stack_move(r, set, way, pos >= 0 ? (unsigned)pos : r->p.insert_pos);
 }
 
-static void lru_hit(replace *r, unsigned set, unsigned way)
+void replace_lru_hit(replace *r, unsigned set, unsigned way)
 {
     unsigned from = r->pos[set * r->ways + way];
     unsigned n = r->p.promote_by;
-    stack_move(r, set, way, n == 0 || n >= from ? 0 : from - n);
+    replace_stack_move(r, set, way, n == 0 || n >= from ? 0 : from - n);
 }
 
-static void lru_invalidate(replace *r, unsigned set, unsigned way)
+void replace_lru_invalidate(replace *r, unsigned set, unsigned way)
 {
-    stack_move(r, set, way, r->ways - 1);
+    replace_stack_move(r, set, way, r->ways - 1);
 }
 
-static int lru_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empty, unsigned min_pos)
+int replace_lru_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empty, unsigned min_pos)
 {
     const uint8_t *pos = r->pos + (size_t)set * r->ways;
     int best = -1;
@@ -134,10 +134,10 @@ static int lru_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empty
 }
 
 const replace_ops replace_lru_ops = {
-    .insert = lru_insert,
-    .hit = lru_hit,
-    .invalidate = lru_invalidate,
-    .victim = lru_victim,
+    .insert = replace_lru_insert,
+    .hit = replace_lru_hit,
+    .invalidate = replace_lru_invalidate,
+    .victim = replace_lru_victim,
     .miss = NULL,
 };
 
@@ -146,20 +146,20 @@ const replace_ops replace_lru_ops = {
 static void dip_insert(replace *r, unsigned set, unsigned way, int pos)
 {
     if (pos >= 0) {
-        stack_move(r, set, way, (unsigned)pos);
+        replace_stack_move(r, set, way, (unsigned)pos);
         return;
     }
     if (!replace_uses_second(r, set)) {
-        stack_move(r, set, way, r->p.insert_pos);
+        replace_stack_move(r, set, way, r->p.insert_pos);
         return;
     }
-    stack_move(r, set, way, replace_bimodal_tick(r) ? 0 : r->ways - 1);
+    replace_stack_move(r, set, way, replace_bimodal_tick(r) ? 0 : r->ways - 1);
 }
 
 const replace_ops replace_dip_ops = {
     .insert = dip_insert,
-    .hit = lru_hit,
-    .invalidate = lru_invalidate,
-    .victim = lru_victim,
+    .hit = replace_lru_hit,
+    .invalidate = replace_lru_invalidate,
+    .victim = replace_lru_victim,
     .miss = replace_duel_miss,
 };

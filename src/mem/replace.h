@@ -7,8 +7,7 @@
  *   lru   an LRU stack per set, position 0 = MRU, ways-1 = LRU. New lines go
  *         to position `insert_pos` (or the per-access hint), hits move a line
  *         `promote_by` positions toward MRU (0 = straight to MRU). With
- *         insert_pos = ways-1 this is LIP; DaCache's gauged insertion and
- *         incremental promotion are per-access hints and promote_by = 4.
+ *         insert_pos = ways-1 this is LIP.
  *   dip   the LRU stack with set dueling (Qureshi ISCA'07) between LRU
  *         insertion (at insert_pos) and BIP (at LRU, one insertion in 32 at
  *         MRU, counted so it is deterministic): 4 leader sets per policy, a
@@ -23,6 +22,8 @@
  * allowed line nearest LRU whose stack position is >= min_pos (DaCache's
  * constrained replacement: victims only from the thrashing region); -1 when
  * no line qualifies ("every line of the set reserved").
+ *   dacache  Wang's DaCache (replace_dacache.c): the LRU stack with gauged
+ *         insertion and victim floor from the warp priority (place hook).
  * A new policy (DaCache's partitioning, SHiP...) is a replace_ops in its own
  * file plus one line in src/mem/registry.def; docs/cache.md describes the
  * hooks. */
@@ -42,7 +43,20 @@ typedef struct replace_params {
     unsigned insert_pos;  /* lru/dip: default stack position of a new line (clamped to ways-1) */
     unsigned promote_by;  /* lru/dip: positions a hit moves toward MRU; 0 = to MRU */
     unsigned rrip_bits;   /* rrip: prediction width M (1..8) */
+    /* dacache (replace_dacache.c): */
+    unsigned locality_ways;   /* ways of the locality region (p+1), never victims */
+    unsigned schedulers;      /* warp schedulers per SM (N_sched of Eq 4.1) */
+    unsigned dacache_promote; /* positions a hit moves toward MRU (N); 0 = to MRU */
+    bool stall;               /* DaCache-Stall: replay instead of bypassing */
 } replace_params;
+
+/* A per-access placement (DaCache): where the line goes and which lines may
+ * be its victim, from the issuing warp's priority. */
+typedef struct replace_place {
+    int pos;             /* insertion stack position */
+    unsigned floor;      /* victims only at stack positions >= floor */
+    bool bypass;         /* no victim at or below the floor: bypass, shrunk (else replay) */
+} replace_place;
 
 typedef struct replace replace;
 
@@ -58,6 +72,9 @@ struct replace_ops {
     int (*victim)(replace *r, unsigned set, uint64_t allowed, uint64_t empty, unsigned min_pos);
     /* A miss in `set` (set dueling counts leader-set misses); may be NULL. */
     void (*miss)(replace *r, unsigned set);
+    /* The placement of a load of a warp of GTO priority `prio` (0 = oldest
+     * in its scheduler); NULL: the access's own hints apply. */
+    replace_place (*place)(const replace *r, unsigned prio);
 };
 
 struct replace {
@@ -102,6 +119,17 @@ static inline unsigned replace_position(const replace *r, unsigned set, unsigned
 {
     return r->pos[set * r->ways + way];
 }
+
+/* LRU stack: move `way` of `set` to position `to` (clamped to ways-1),
+ * shifting the lines in between by one (lru, dip, dacache). */
+void replace_stack_move(replace *r, unsigned set, unsigned way, unsigned to);
+/* The LRU stack's hooks, for policies built on it (dacache). */
+void replace_lru_insert(replace *r, unsigned set, unsigned way, int pos);
+void replace_lru_hit(replace *r, unsigned set, unsigned way);
+void replace_lru_invalidate(replace *r, unsigned set, unsigned way);
+/* LRU stack victim: an empty allowed line first, else the allowed line
+ * nearest LRU at stack position >= min_pos; -1 if none. */
+int replace_lru_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empty, unsigned min_pos);
 
 /* Set dueling, shared by dip and rrip: 0 = follower, 1 = leader of the
  * first policy (LRU insertion, SRRIP), 2 = leader of the second (BIP, BRRIP). */

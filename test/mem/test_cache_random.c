@@ -69,7 +69,7 @@ static run_out run(const cache_params *p, uint64_t seed)
                           .sectors = (uint32_t)(r >> 40) & full, .requester = id,
                           .warp = (uint16_t)(r >> 50) % 8, .pc = (uint32_t)(r >> 56),
                           .op = (r >> 9) % 8 == 0 ? MEM_STORE : MEM_LOAD,
-                          .bypass = (r >> 12) % 32 == 0};
+                          .bypass = (r >> 12) % 32 == 0, .prio = (uint8_t)((r >> 50) % 8)};
         cache_result res = cache_try_access(c, &a, now);
         sum = (sum ^ (uint64_t)(res.outcome * 8 + res.fail + 64 * res.miss_class)) * 1099511628211ull;
         if (res.outcome == CACHE_FAIL)
@@ -131,6 +131,7 @@ Test(cache_random, every_policy_combination)
                         p.miss_queue = 4;
                         p.bypass = (ix + rp) % 2 ? CACHE_BYPASS_NO_VICTIM : CACHE_BYPASS_NEVER;
                         p.promote_by = !strcmp(replacers[rp], "lru") ? 1 : 0;
+                        p.dacache_locality = 2;  /* of the 4 ways */
                         uint64_t seed = 0x9E3779B97F4A7C15ull + combos;
                         run_out a = run(&p, seed), b = run(&p, seed);
                         cr_assert_eq(a.checksum, b.checksum, "combo %u not deterministic", combos);
@@ -138,5 +139,5 @@ Test(cache_random, every_policy_combination)
                         cr_assert_gt(a.st.hits + a.st.hits_reserved, 0, "combo %u saw no reuse", combos);
                         combos++;
                     }
-    cr_expect_eq(combos, 6 * 3 * 2 * 3 * 2);
+    cr_expect_eq(combos, 6 * 4 * 2 * 3 * 2);
 }
