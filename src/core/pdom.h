@@ -1,5 +1,6 @@
 /* The immediate post-dominator (PDOM) reconvergence stack of one warp, as in
- * digest-dwf section 1.3 (Table 3.1), digest-dws 1.2 and digest-lwm 1.1.
+ * Fung's DWF thesis, section 3.2 (Table 3.1), Meng et al.'s DWS report,
+ * section 4 (Fig. 3), and Narasiman et al., MICRO 2011, section 2.3.
  *
  * An entry is {pc, rpc, mask}: the top-of-stack (TOS) pc is the warp's next
  * instruction and its mask the active threads. On divergence the TOS becomes

@@ -1,4 +1,5 @@
-/* NREC and the MIMD bound (digest-dwf sections 1.2 and 1.5).
+/* NREC and the MIMD bound (Fung's DWF thesis, sections 3.1, 2.1.4 and
+ * 5.1.1).
  *
  * NREC (SIMD serialization without reconvergence): when a branch diverges
  * the entity splits, one entity per next pc; the new entity follows its

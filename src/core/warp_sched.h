@@ -1,5 +1,5 @@
-/* Warp schedulers behind an ops struct (DESIGN.md section 3; digest-lwm 1.3,
- * digest-memdiv 1.0).
+/* Warp schedulers behind an ops struct (DESIGN.md section 3; Narasiman et
+ * al., MICRO 2011, section 3.2; Wang's dissertation, section 1.1.1).
  *
  * A scheduler owns an ordered list of the warps it may issue ("members": ids
  * of the SM's issue entities, kept in warp-slot order; a warp split off by a

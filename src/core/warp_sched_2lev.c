@@ -1,4 +1,5 @@
-/* Two-level round-robin warp fetch scheduling (digest-lwm section 1.3).
+/* Two-level round-robin warp fetch scheduling (Narasiman et al.,
+ * MICRO 2011, section 3.2; Narasiman's dissertation, section 4.3).
  *
  * The scheduler's warp slots are split into fetch groups of G consecutive
  * slots (group = slot / G). Groups are kept in a cyclic priority order

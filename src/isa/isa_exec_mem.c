@@ -114,9 +114,10 @@ static void exec_atom(const isa_inst *in, isa_thread *const *lanes, uint32_t ex,
     out->mem_lanes = ex;
 }
 
-/* COND_ACC rd, base, p, data (digest-lwm 1.6): the lanes whose p holds store
- * their data contiguously from base, in lane order (exclusive prefix sum of
- * p, scaled by the element size); every executing lane gets the count. */
+/* COND_ACC rd, base, p, data (Narasiman's dissertation, section 7.1): the
+ * lanes whose p holds store their data contiguously from base, in lane order
+ * (exclusive prefix sum of p, scaled by the element size); every executing
+ * lane gets the count. */
 static void exec_cond_acc(const isa_inst *in, isa_thread *const *lanes, uint32_t ex, isa_exec_out *out)
 {
     const unsigned eb = in->elem_bytes, shift = (unsigned)__builtin_ctz(eb);

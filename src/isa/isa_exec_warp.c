@@ -53,7 +53,8 @@ void isa_exec_warp(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
     }
     case ISA_OP_SHFL: exec_shfl(in, lanes, ex); break;
     case ISA_OP_TREE_TRAVERSE: {
-        /* digest-lwm 1.6: Dest = Base + (popc(all preds) << log2(node size)) */
+        /* Narasiman's dissertation, section 7.2.1:
+         * Dest = Base + (popc(all preds) << log2(node size)) */
         uint64_t cnt = (uint64_t)__builtin_popcount(pred_mask(&in->src[1], lanes, ex));
         uint64_t res[ISA_MAX_LANES];
         FOR_LANES(ex, l) res[l] = opv(lanes[l], &in->src[0]) + (cnt << log2_floor(opv(lanes[l], &in->src[2])));

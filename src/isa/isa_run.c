@@ -1,9 +1,9 @@
-/* The reference runner: executes a launch functionally with static warps and
- * a PDOM reconvergence stack per warp (digest-dwf 1.3, Table 3.1), so tests,
- * tools and the generator can check what a kernel computes without the
- * timing model. Warps of a CTA take turns of at most RUN_QUANTUM issues, in
- * warp order; a barrier holds a warp until every unfinished warp of its CTA
- * waits at one (counting warps, as pre-Volta hardware does). */
+/* The reference runner: executes a launch functionally with static warps and a
+ * PDOM reconvergence stack per warp (Fung's DWF thesis, section 3.2, Table
+ * 3.1), so tests, tools and the generator can check what a kernel computes
+ * without the timing model. Warps of a CTA take turns of at most RUN_QUANTUM
+ * issues, in warp order; a barrier holds a warp until every unfinished warp of
+ * its CTA waits at one (counting warps, as pre-Volta hardware does). */
 #include "isa_internal.h"
 
 #define RUN_STACK_MAX (2 * ISA_MAX_LANES + 2)

@@ -1,8 +1,8 @@
-/* Eviction history for the miss taxonomy: for every line address ever
- * evicted (or invalidated) from a cache, the warp that caused it, as
- * GPGPU-Sim-based studies classify misses (digest-memdiv 1.1a and 5). A miss
- * to a line with no record is cold; to a line last evicted by the missing
- * warp, intra-warp; by another warp, inter-warp.
+/* Eviction history for the miss taxonomy: for every line address ever evicted
+ * (or invalidated) from a cache, the warp that caused it, as GPGPU-Sim-based
+ * studies classify misses (Wang's memory-divergence dissertation, section
+ * 2.1.1). A miss to a line with no record is cold; to a line last evicted by
+ * the missing warp, intra-warp; by another warp, inter-warp.
  *
  * An open-addressing table of line address -> warp, touched once per
  * eviction and once per full miss, never per hit. Bounded (issue 20: the

@@ -1,6 +1,6 @@
-/* The coalescer (the MACU of digest-memdiv 1.0): one warp memory instruction
- * becomes one access per distinct line its active lanes touch, each with the
- * sectors and the lanes that touch it.
+/* The coalescer (the MACU of Wang's dissertation, section 1.1.2): one warp
+ * memory instruction becomes one access per distinct line its active lanes
+ * touch, each with the sectors and the lanes that touch it.
  *
  * Order: accesses come out in the order of the first active lane (lowest
  * lane number) that touches each line; a lane whose bytes straddle two lines
@@ -64,9 +64,9 @@ uint32_t sector_mask_regroup(uint32_t mask, unsigned from_bytes, unsigned to_byt
                              unsigned line_bytes);
 
 /* Per-SM statistics of the memory instructions (the LD/ST unit counts them;
- * registered under e.g. "sm0.ldst"). MPLI (misses per load instruction,
- * digest-memdiv 1.1b): the L1 misses of one dynamic load once all of its
- * accesses are accepted, bucketed 0 / 1 / 2 / 3-31 / 32+, separately for
+ * registered under e.g. "sm0.ldst"). MPLI (misses per load instruction, Wang's
+ * dissertation, section 2.2.1): the L1 misses of one dynamic load once all of
+ * its accesses are accepted, bucketed 0 / 1 / 2 / 3-31 / 32+, separately for
  * coherent and divergent loads. */
 typedef struct coalesce_stats {
     uint64_t loads, stores, atomics;   /* warp instructions */

@@ -12,7 +12,8 @@ void coalesce_stats_init(coalesce_stats *s)
     per_load[62] = 32;
     per_load[63] = COALESCE_MAX_ACCESSES;
     stats_hist_init_ranges(&s->accesses_per_load, 32, per_load);
-    /* digest-memdiv Fig 2.2: 0 / 1 / 2 / 3-31 / 32 (32+ with misaligned lanes) */
+    /* Wang's dissertation, Fig. 2.2: 0 / 1 / 2 / 3-31 / 32 (32+ with
+     * misaligned lanes) */
     static const uint64_t mpli[] = {0, 0, 1, 1, 2, 2, 3, 31, 32, COALESCE_MAX_ACCESSES};
     stats_hist_init_ranges(&s->mpli_coherent, 5, mpli);
     stats_hist_init_ranges(&s->mpli_divergent, 5, mpli);

@@ -1,9 +1,10 @@
-/* Command-level DRAM timing, after the GDDR model of GPGPU-Sim
- * (digest-dwf section 6, Table 5.1) with the GDDR5 additions of the Fermi
- * model (digest-memdiv section 2): ACT, PRE and column (RD/WR) commands, one
- * per cycle on the command bus, each allowed once every constraint holds.
- * Constraints are kept as "earliest cycle the next command of this kind may
- * issue", so finding the next command is a max() over a few fields:
+/* Command-level DRAM timing, after the GDDR model of GPGPU-Sim (Fung's DWF
+ * thesis, section 5.1.3, Table 5.1) with the GDDR5 additions of the Fermi
+ * model (Wang's memory-divergence dissertation, Tables 3.1, 4.1, 5.1): ACT,
+ * PRE and column (RD/WR) commands, one per cycle on the command bus, each
+ * allowed once every constraint holds. Constraints are kept as "earliest cycle
+ * the next command of this kind may issue", so finding the next command is a
+ * max() over a few fields:
  *
  *   per bank   ACT  >= PRE + tRP, ACT + tRC
  *              PRE  >= ACT + tRAS, RD + burst, end of write data + tWR

@@ -1,8 +1,8 @@
-/* The papers' simple DRAM timing (digest-lwm-2lev-dbsearch section 2 and
- * 6.3; digest-dws section 2): a request's data is ready H cycles after it
- * starts when its row is open (row hit), C cycles when another row is open
- * or the bank is closed; its data then holds the shared bus for
- * ceil(bytes / bus_bytes) cycles, ending at the completion.
+/* The papers' simple DRAM timing (Narasiman et al., MICRO 2011, Table 1 and
+ * section 2.2; Meng et al., DWS tech report CS-2010-5, Table 3): a request's
+ * data is ready H cycles after it starts when its row is open (row hit), C
+ * cycles when another row is open or the bank is closed; its data then holds
+ * the shared bus for ceil(bytes / bus_bytes) cycles, ending at the completion.
  *
  * Per bank: row hits to the open row pipeline, one every `d` cycles (the
  * bus time of the previous one), while a conflict cannot start before the

@@ -1,4 +1,5 @@
-/* Set-index functions (digest-memdiv 1.2; docs/cache.md has the formulas). */
+/* Set-index functions (Wang's memory-divergence dissertation, section 3.2;
+ * docs/cache.md has the formulas). */
 #include "mem/l1d_index.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* Set-index functions of the caches (L1D and L2 alike): which set a line
  * address maps to. Formulas and the intra-warp-concentration vectors they
- * must reproduce are in digest-memdiv section 1.2 and docs/cache.md.
+ * must reproduce are in Wang's memory-divergence dissertation, section 3.2,
+ * and docs/cache.md.
  *
  * Every function works on the block address b = addr >> log2(line_bytes), so
  * the bit positions quoted for 128-B lines (addr[11:7] ...) are b[4:0] ...
@@ -31,8 +32,8 @@ typedef struct set_index_ops {
 } set_index_ops;
 
 /* Address bits that can vary across a warp's strided accesses: bits 7..34 of
- * a 16 GB device (digest 1.2, "num_feature_bits"); FUP folds this many
- * block-address bits. */
+ * a 16 GB device (Wang, section 3.2.2, "num_feature_bits"); FUP folds this
+ * many block-address bits. */
 #define SET_INDEX_FUP_FEATURE_BITS 28
 
 /* Everything an index function needs, precomputed once per cache. */

@@ -10,7 +10,7 @@
  * earliest wins, ties going to column commands (row hits) over row
  * commands, then to the oldest request, as in Rixner's FR-FCFS.
  *
- * Row-hint hold (digest-lwm-2lev-dbsearch section 1.7): when a hinted
+ * Row-hint hold (Narasiman's dissertation, section 7.2): when a hinted
  * request's data is done at `done`, its bank keeps the row open until
  * done + hint_hold_cycles: while no same-row request waits for the bank, a
  * request for another row may not start there before that cycle. The hold

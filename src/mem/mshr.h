@@ -1,7 +1,7 @@
 /* Miss status holding registers: a fully associative table of in-flight
  * lines, each with up to `merge` requesters waiting for it.
  *
- * Life of an entry (digest-memdiv 1.0 and 6.4):
+ * Life of an entry (Wang's memory-divergence dissertation, section 1.1.2):
  *   allocate     a miss to a line with no entry; the first requester joins.
  *   add          later accesses to the same line merge (a pending hit), or
  *                widen the sectors requested (a sector miss on it).

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#define DUEL_LEADERS 4       /* leader sets per policy (digest-memdiv 1.3: 4 + 4 of 32) */
+#define DUEL_LEADERS 4       /* leader sets per policy (Wang, section 4.3) */
 #define DUEL_PSEL_BITS 10
 #define BIMODAL_PERIOD 32    /* BIP / BRRIP: one insertion in 32 is the "near" one */
 

@@ -1,6 +1,6 @@
-/* DRRIP (Jaleel et al., ISCA'10) as the digest's baseline uses it: M-bit
- * re-reference prediction values, SRRIP vs BRRIP insertion by set dueling,
- * frequency-priority promotion (a hit decrements the prediction). */
+/* DRRIP (Jaleel et al., ISCA'10) as Wang's dissertation (section 4.3) uses it:
+ * M-bit re-reference prediction values, SRRIP vs BRRIP insertion by set
+ * dueling, frequency-priority promotion (a hit decrements the prediction). */
 #include "mem/replace.h"
 
 static unsigned rrpv_max(const replace *r)
