@@ -3,7 +3,7 @@ and how each headline row is computed from the result CSVs.
 
 An experiment is a JSON file, workloads/papers/PAPER/NAME.json:
 
-  title, source        what the paper shows and where (digest section, figure)
+  title, source        what the paper shows and where (paper section, figure)
   metric               CSV column compared (default chip.thread_ipc)
   mean                 geometric | harmonic | arithmetic: how the paper averages
   benchmarks           list of names; quick_benchmarks: the --quick subset
