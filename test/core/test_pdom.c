@@ -1,4 +1,4 @@
-/* The PDOM reconvergence stack against the worked examples of the digests.
+/* The PDOM reconvergence stack against the worked examples of the papers.
  * Masks are written as in the papers, thread 0 first: "1110" = threads 0-2
  * = bits 0b0111. Entries are {pc, rpc, mask}; e[0] is the bottom. */
 #include <criterion/criterion.h>
@@ -28,8 +28,8 @@ static void step(pdom_stack *s, const uint32_t *next, uint32_t fallthrough, uint
     pdom_update(s, next, fallthrough, ipdom, 0);
 }
 
-/* digest-dwf section 1.3, Fig 3.1: A -> B (1110, taken) / F (0001); B ->
- * C (1000, taken) / D (0110); C, D meet at E; E, F meet at G. */
+/* Fung's DWF thesis, section 3.2, Fig 3.1: A -> B (1110, taken) / F (0001); B
+ * -> C (1000, taken) / D (0110); C, D meet at E; E, F meet at G. */
 Test(pdom, dwf_fig_3_1)
 {
     enum { A, B, C, D, E, F, G };
@@ -66,7 +66,8 @@ Test(pdom, dwf_fig_3_1)
     cr_expect(pdom_empty(&s));
 }
 
-/* digest-lwm section 1.1 ([P] Fig 3, [D] Fig 2.2): A (1111) -> B (1011,
+/* Narasiman et al., MICRO 2011 [P], Fig 3, and Narasiman's dissertation
+ * [D], Fig 2.2: A (1111) -> B (1011,
  * taken, run first) / C (0100), meeting at D. The papers hold the current
  * pc/mask outside the stack with a join entry {rec D, 1111, exec D}: their
  * stack is ours minus the TOS, and their {rec, mask, exec} is our {rpc,
@@ -98,8 +99,8 @@ Test(pdom, lwm_fig_3)
     cr_expect_eq(pdom_top(&s)->mask, m("1111"));
 }
 
-/* digest-dws section 1.2, Fig 3 (SIMD width 8): A sends 11111001 to B
- * (taken, top of stack) and 00000110 to C; both re-converge at D. */
+/* Meng et al., DWS report, section 4, Fig 3 (SIMD width 8): A sends 11111001
+ * to B (taken, top of stack) and 00000110 to C; both re-converge at D. */
 Test(pdom, dws_fig_3)
 {
     enum { A, C, B, D };

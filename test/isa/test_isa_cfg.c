@@ -1,6 +1,7 @@
 /* Control-flow graph and immediate post-dominators on the textbook shapes,
- * the worked examples of the DWF (Fig 3.1), LWM ([P] Fig 3) and DWS (Fig 3)
- * digests, several exits and endless loops; plus the reference runner's
+ * the worked examples of Fung's DWF thesis (Fig 3.1), the LWM paper
+ * (Narasiman et al., MICRO 2011, [P] Fig 3) and the DWS report (Meng et al.,
+ * Fig 3), several exits and endless loops; plus the reference runner's
  * PDOM-stack execution of the same shapes (issue counts worked out by hand). */
 #include "isa_test_util.h"
 
@@ -161,10 +162,11 @@ Test(isa_cfg, dwf_fig_3_1)
     cr_expect_eq(isa_ipdom(p, 6), 10, "B's branch reconverges at E");
     isa_program_free(p);
 
-    /* Stack walk of the digest: A (1111, 3 issues) -> push [G], [F,0001],
-     * [B,1110]; B (2) -> [E,1110], push [D,0110], [C,1000]; C: add (1) then
-     * E == rpc, pop; D: add, bra (2), pop; E: add, bra (2) reaches G, pop;
-     * F: add, bra (2), pop; G (1111): shl, st, exit (3). 15 issues. */
+    /* Stack walk of Fung's thesis, section 3.2: A (1111, 3 issues) -> push
+     * [G], [F,0001], [B,1110]; B (2) -> [E,1110], push [D,0110], [C,1000]; C:
+     * add (1) then E == rpc, pop; D: add, bra (2), pop; E: add, bra (2)
+     * reaches G, pop; F: add, bra (2), pop; G (1111): shl, st, exit (3). 15
+     * issues. */
     test_run r;
     run_1d(&r, load_ok(dwf_fig31), 1, 4, NULL, 0);
     cr_expect_eq(r.st.warp_insts, 15);

@@ -1,7 +1,7 @@
 /* Cross-lane instructions and memory: ballot, vote, shfl, bcast, loads and
  * stores of every size, shared memory, atomics, and the database-search
- * instructions COND_ACC and TREE_TRAVERSE (digest-lwm 1.6) on hand-made
- * inputs. */
+ * instructions COND_ACC and TREE_TRAVERSE (Narasiman's dissertation,
+ * sections 7.1 and 7.2.1) on hand-made inputs. */
 #include "isa_test_util.h"
 
 /* Sets p0 on the lanes of `mask`. */
@@ -280,8 +280,8 @@ Test(isa_warp, tree_traverse)
     cta_free(&t);
 }
 
-/* The digest's baseline conditional-output sequence and COND_ACC write the
- * same elements to the same places. */
+/* The baseline conditional-output sequence of Narasiman's dissertation
+ * (section 6.2.2) and COND_ACC write the same elements to the same places. */
 Test(isa_warp, cond_acc_matches_ballot_sequence)
 {
     const char *k = ".data v u32[32] = rand_int(lo=0, hi=9, seed=5)\n"

@@ -1,6 +1,7 @@
-/* Cache parameters: the defaults (digest-memdiv section 2), every check of
- * cache_params_check, errors read from a configuration (origin, key, what
- * was expected), and the registered statistics. */
+/* Cache parameters: the defaults (Wang's memory-divergence dissertation,
+ * Tables 3.1, 4.1, 5.1), every check of cache_params_check, errors read from a
+ * configuration (origin, key, what was expected), and the registered
+ * statistics. */
 #include <string.h>
 
 #include "simtgrid/config.h"

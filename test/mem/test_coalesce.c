@@ -202,7 +202,8 @@ Test(coalesce, params_check_errors)
 
 Test(coalesce, params_default_and_config)
 {
-    /* Defaults: 128-B lines, 32-B sectors, divergent above 2 (digest 1.0). */
+    /* Defaults: 128-B lines, 32-B sectors, divergent above 2 (Wang,
+     * section 1.1.2). */
     coalesce_params p;
     coalesce_params_default(&p);
     cr_expect_eq(p.line_bytes, 128);

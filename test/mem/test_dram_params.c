@@ -15,10 +15,11 @@ Test(dram_params, defaults_are_the_fermi_gddr5_model)
 {
     dram_params p;
     dram_params_default(&p);
-    /* digest-memdiv section 2: 6 partitions, 16 banks, FR-FCFS, queue 32,
-     * GDDR5 tCL 12, tRP 12, tRC 40, tRAS 28, tRCD 12, tRRD 6; GTX480 stock
-     * tCCD 2, WL 4, 4 bank groups, tCCDL 3, BL 8 at 4 transfers per clock;
-     * tWTR = tCDLR 5, tWR 12, tRTW = CL + BL/4 + 2 - WL = 12 + 2 + 2 - 4 = 12. */
+    /* Wang's dissertation, Tables 3.1, 4.1, 5.1: 6 partitions, 16 banks,
+     * FR-FCFS, queue 32, GDDR5 tCL 12, tRP 12, tRC 40, tRAS 28, tRCD 12,
+     * tRRD 6; GTX480 stock tCCD 2, WL 4, 4 bank groups, tCCDL 3, BL 8 at 4
+     * transfers per clock; tWTR = tCDLR 5, tWR 12,
+     * tRTW = CL + BL/4 + 2 - WL = 12 + 2 + 2 - 4 = 12. */
     cr_assert_eq(p.channels, 6);
     cr_assert_eq(p.banks, 16);
     cr_assert_eq(p.bank_groups, 4);

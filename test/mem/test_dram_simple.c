@@ -102,7 +102,7 @@ Test(dram_simple, bus_bandwidth_sets_occupancy)
 {
     dram_params p;
     simple_params(&p);
-    p.bus_bytes = 16;     /* 16 GB/s at 1 GHz (digest-dws): 128 B = 8 cycles */
+    p.bus_bytes = 16;     /* 16 GB/s at 1 GHz (DWS Table 3): 128 B = 8 cycles */
     p.row_conflict_latency = 100;   /* DWS: one 100-cycle latency, pipelined */
     dram_rig r;
     rig_init(&r, &p);

@@ -11,7 +11,7 @@
 #include "mem/memctrl.h"
 
 /* One channel, 8 banks, no bank groups, 4 KB rows, 32 B/cycle: the LWM /
- * database papers' simple model (digest-lwm-2lev-dbsearch section 2):
+ * database papers' simple model (Narasiman's dissertation, Tables 5.1, 8.1):
  * H = 100, C = 300, hold 200; a 128 B request holds the bus 4 cycles. */
 static inline void simple_params(dram_params *p)
 {

@@ -1,4 +1,4 @@
-/* Set-index functions against digest-memdiv section 1.2: the intra-warp
+/* Set-index functions against Wang's dissertation, section 3.2: the intra-warp
  * concentration (IWC = accesses / distinct sets) of A[tid*STRIDE], 32
  * threads from base 0x80000000, 128-B lines, 32 sets, and single addresses
  * worked out by hand from the formulas. */
@@ -36,8 +36,9 @@ static unsigned sets_touched(const set_index *ix, uint64_t stride)
     return n;
 }
 
-/* The digest's table, columns 128 B .. 512 KB and >= 1 MB (tested at 1, 4
- * and 16 MB), as IWC. Sets touched = 32 / IWC. */
+/* Our table (docs/cache.md, computed from the formulas of Wang's dissertation,
+ * section 3.2), columns 128 B .. 512 KB and >= 1 MB (tested at 1, 4 and 16
+ * MB), as IWC. Sets touched = 32 / IWC. */
 static const uint64_t strides[] = {128,     256,     512,      1 * KB,   2 * KB,   4 * KB,
                                    8 * KB,  16 * KB, 32 * KB,  64 * KB,  128 * KB, 256 * KB,
                                    512 * KB, 1 * MB, 4 * MB,   16 * MB};
@@ -68,7 +69,7 @@ Test(index, bxor_iwc_vectors)
 
 Test(index, fermi_iwc_vectors)
 {
-    /* The digest's Fermi-hash row, e.g. 4 KB: i sits in addr[16:12], of
+    /* The Fermi-hash row of that table, e.g. 4 KB: i sits in addr[16:12], of
      * which bits 13,14,15 reach the set: 8 sets, IWC 4; 32 KB (ATAX): 8 of
      * 32 sets, IWC 4, as the thesis says. */
     static const unsigned iwc[] = {1, 2, 2, 2, 2, 4, 2, 4, 4, 8, 8, 16, 16, 32, 32, 32};
@@ -98,8 +99,8 @@ Test(index, fup_iwc_vectors)
 
 Test(index, prime_displacement_iwc)
 {
-    /* pDisp uses 31 of 32 sets, so its best is IWC 32/31 (digest: "inherent
-     * IWC of 32/31"). 128 B: x = i, T constant: (c + i) mod 31 repeats once.
+    /* pDisp uses 31 of 32 sets, so its best is IWC 32/31 (Wang, section
+     * 3.2.4). 128 B: x = i, T constant: (c + i) mod 31 repeats once.
      * 4 KB: x = 0, T = 2^19 + i: 9i mod 31 repeats once (9 invertible mod 31). */
     set_index ix = make("prime", 32);
     cr_expect_eq(ix.prime_sets, 31);

@@ -21,7 +21,7 @@ static unsigned iwc_of_stride(const cache *c, uint64_t stride)
 /* Linear index (CONV), 32 sets of 128-B lines: set = addr[11:7]. A stride
  * of 2^k x 128 B steps the set by 2^k, so 32 lanes visit 32 / 2^k sets
  * (at least 1): IWC 1, 2, 4, 8, 16 for 128 B .. 2 KB, 32 from 4 KB (the
- * digest's CONV row, strides 128 B .. 1 MB). */
+ * CONV row of docs/cache.md's table, strides 128 B .. 1 MB). */
 Test(iwc, linear_index_table)
 {
     static const uint64_t stride[] = {128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768,
@@ -35,7 +35,7 @@ Test(iwc, linear_index_table)
     cache_free(c);
 }
 
-/* BXOR (set = addr[11:7] ^ addr[16:12]): the digest's row, 1 up to 4 KB,
+/* BXOR (set = addr[11:7] ^ addr[16:12]): docs/cache.md's row, 1 up to 4 KB,
  * then doubling from 8 KB (2) to 128 KB (32). */
 Test(iwc, xor_index_table)
 {

@@ -1,4 +1,4 @@
-/* Row-locality hint hold (digest-lwm-2lev-dbsearch section 1.7): a hinted
+/* Row-locality hint hold (Narasiman's dissertation, section 7.2): a hinted
  * request's bank keeps its row open for hint_hold_cycles after the data is
  * done; a request for another row may not start there in that window unless
  * a same-row request is waiting (which is served first, as a hit). */
