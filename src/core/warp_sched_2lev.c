@@ -8,8 +8,9 @@
  * between groups, [D] section 4.3). At the end of a fetch cycle the top
  * group goes to the bottom of the order when:
  *   (a) `longlat`: every warp of the top group waits on a long-latency
- *       operation (global memory, or a barrier: [inferred], the wait depends
- *       on other warps and lasts as long) or has finished; or
+ *       operation (global memory, or a barrier: not stated in the papers,
+ *       we assume so since the wait depends on other warps and lasts as
+ *       long) or has finished; or
  *   (b) `nofetch`: no warp of the top group was fetchable this cycle ([P]
  *       section 3.2; a warp in flight in the barrel pipeline is not
  *       fetchable, so groups smaller than the pipeline switch early);

@@ -8,8 +8,8 @@
  *   chase      j = next[j], a random cycle over every stride-th word
  *   csr        vertex v = (q*T + gid) mod V: read off[v], off[v+1], then for
  *              each edge e: u = edges[e], read data[u]
- *   tree       a 31-ary search for a key per warp, as the database seed's
- *              index kernel, with TREE_TRAVERSE */
+ *   tree       a 31-ary search for a key per warp, as the index kernel of
+ *              Narasiman's dissertation (section 6.2.3), with TREE_TRAVERSE */
 #include "gen/gen_internal.h"
 
 /* Elements of the out array for patterns whose stores are not per element. */

@@ -6,16 +6,17 @@
  * array with the same seed, step and start hold the same keys: the sorted
  * array can feed the queries of a tree search.
  *
- * btree is the page-blocked P-ary search tree of the database seed (index
- * search, [D] Fig. 6.2, Kim et al.'s layout): a line node holds P sorted keys
- * in `width` slots (slots P.. are padding = all ones, so `key > pad` is false);
- * F = P+1 children per line node. A row node packs a complete F-ary subtree of
- * `block` line levels, its lines in breadth-first order; row nodes are
- * breadth-first too, with no child pointers: within a row node line n's child
- * c is line n*F+1+c, and from a bottom line u (position in the bottom level)
- * the child row node of row node k is k*F^block + 1 + u*F + c. Keys are in
- * every node (a B-tree, not a B+-tree): a complete tree of D = block*levels
- * line levels holds F^D - 1 keys, in-order ranks following the layout. */
+ * btree is the page-blocked P-ary search tree of the index search of
+ * Narasiman's dissertation (Fig. 6.2, Kim et al.'s layout): a line node holds
+ * P sorted keys in `width` slots (slots P.. are padding = all ones, so `key >
+ * pad` is false); F = P+1 children per line node. A row node packs a complete
+ * F-ary subtree of `block` line levels, its lines in breadth-first order; row
+ * nodes are breadth-first too, with no child pointers: within a row node line
+ * n's child c is line n*F+1+c, and from a bottom line u (position in the
+ * bottom level) the child row node of row node k is k*F^block + 1 + u*F + c.
+ * Keys are in every node (a B-tree, not a B+-tree): a complete tree of D =
+ * block*levels line levels holds F^D - 1 keys, in-order ranks following the
+ * layout. */
 #include "dinit.h"
 
 static inline uint64_t key_at(uint64_t hash_key, uint64_t start, uint64_t step, uint64_t rank)

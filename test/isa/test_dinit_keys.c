@@ -1,7 +1,7 @@
 /* sorted_keys and btree: hand-computed keys and tree slots, strict order,
  * determinism, the btree holding exactly the sorted_keys set, and a
- * TREE_TRAVERSE-style search (the database seed's index kernel) finding every
- * present key and no absent one. */
+ * TREE_TRAVERSE-style search (the index kernel of Narasiman's dissertation,
+ * section 6.2.3) finding every present key and no absent one. */
 #include "test_memimg_util.h"
 
 Test(dinit_keys, sorted_keys_step_one_is_iota)
