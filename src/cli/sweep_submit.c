@@ -89,9 +89,51 @@ static int parse_submit(int argc, char **argv, submit_opts *o)
     return 0;
 }
 
+/* DIR/.simtgrid/slurm/job: the id of the last job submitted into DIR. */
+static char *job_file(const char *dir)
+{
+    return g_build_filename(dir, ".simtgrid", "slurm", "job", NULL);
+}
+
+/* The last job submitted into DIR, while squeue still lists it (queued or
+ * running): its id, else NULL. Without squeue, or when squeue no longer
+ * knows the job, NULL. */
+static char *job_still_queued(const char *dir)
+{
+    char *path = job_file(dir), *id = NULL, *squeue = g_find_program_in_path("squeue");
+    if (squeue && g_file_get_contents(path, &id, NULL, NULL)) {
+        g_strstrip(id);
+        const char *argv[] = {squeue, "-h", "-j", id, NULL};
+        char *out = NULL;
+        int status = 0;
+        bool listed = *id && g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                          &out, NULL, &status, NULL) &&
+                      WIFEXITED(status) && WEXITSTATUS(status) == 0 && *g_strstrip(out);
+        g_free(out);
+        if (!listed)
+            g_clear_pointer(&id, g_free);
+    }
+    g_free(squeue);
+    g_free(path);
+    return id;
+}
+
+/* Remember the job sbatch answered ("Submitted batch job N[ on cluster C]"). */
+static void save_job(const char *dir, const char *answer)
+{
+    unsigned long long id = 0;
+    const char *at = strstr(answer, "Submitted batch job ");
+    if (!at || sscanf(at, "Submitted batch job %llu", &id) != 1)
+        return;
+    char *path = job_file(dir), *text = g_strdup_printf("%llu\n", id);
+    g_file_set_contents(path, text, -1, NULL);
+    g_free(text);
+    g_free(path);
+}
+
 /* Run sbatch in the script's folder (the logs go there); its output is
- * passed on ("Submitted batch job N"). */
-static int run_sbatch(const char *sbatch, const char *folder, const char *script)
+ * passed on ("Submitted batch job N") and the job id kept. */
+static int run_sbatch(const char *sbatch, const char *dir, const char *folder, const char *script)
 {
     const char *argv[] = {sbatch, script, NULL};
     char *out = NULL, *err = NULL;
@@ -110,6 +152,7 @@ static int run_sbatch(const char *sbatch, const char *folder, const char *script
         rc = 1;
     } else {
         fputs(err, stderr);
+        save_job(dir, out);
     }
     g_free(out);
     g_free(err);
@@ -144,6 +187,15 @@ static int submit(const submit_opts *o, const char *sbatch, const scenario *s, p
 {
     char *rel = o->outdir ? g_strdup(o->outdir) : g_strdup_printf("results/%s", s->name);
     char *dir = g_canonicalize_filename(rel, NULL);
+    /* Its points are not done yet: submitting now would run them twice. */
+    char *queued = o->dry_run ? NULL : job_still_queued(dir);
+    if (queued) {
+        fprintf(stderr, "simtgrid sweep submit: job %s, submitted into %s before, is still queued or running "
+                "(squeue -j %s): submit again when it has ended, or cancel it first (scancel %s)\n", queued, rel,
+                queued, queued);
+        g_free(queued), g_free(dir), g_free(rel);
+        return 2;
+    }
     outdir od;
     /* As a point run would: the manifest is written if there is none, a
      * folder of another configuration is refused, and the points done are
@@ -176,7 +228,7 @@ static int submit(const submit_opts *o, const char *sbatch, const scenario *s, p
         printf("%s/%s: %u of %u point%s to run, %u array task%s\n", folder, name, n, pl->n,
                pl->n == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s");
         if (!o->dry_run)
-            rc = run_sbatch(sbatch, folder, name);
+            rc = run_sbatch(sbatch, dir, folder, name);
         if (!rc)
             printf("when the job has ended: simtgrid sweep collect %s\n", rel);
     }

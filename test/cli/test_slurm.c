@@ -177,6 +177,32 @@ Test(slurm, submit_runs_the_points_not_done)
     g_free(m), g_free(failed), g_free(log), g_free(want), g_free(script), g_free(p0), g_free(a), g_free(b);
 }
 
+Test(slurm, a_job_still_queued_is_not_submitted_again)
+{
+    fake_sbatch();
+    /* A stand-in squeue: lists job 42 while the file `queued` exists. */
+    char *q = path_in("queued");
+    char *sq = g_strdup_printf("#!/bin/sh\n[ \"$3\" = 42 ] && [ -e '%s' ] && echo 42\nexit 0\n", q);
+    write_file("bin/squeue", sq);
+    char *p = path_in("bin/squeue");
+    cr_assert_eq(g_chmod(p, 0755), 0);
+    write_ok_scenario(sweep4);
+    char *out = NULL, *err = NULL;
+    const char *sub[] = {"sweep", "submit", "s.ini", "-o", "r", "--slurm", NULL};
+    cr_assert_eq(simtgrid_argv(&out, &err, sub), 0, "%s", err);
+    cr_assert_str_eq(read_in("r/.simtgrid/slurm/job"), "42\n");
+    write_file("queued", "");
+    cr_assert_eq(simtgrid_argv(&out, &err, sub), 2);
+    cr_assert_not_null(strstr(err, "job 42, submitted into r before, is still queued or running (squeue -j 42)"),
+                       "%s", err);
+    /* Ended (squeue lists it no more): submitted again, all 4 points, as
+     * none ran. */
+    cr_assert_eq(g_unlink(q), 0);
+    cr_assert_eq(simtgrid_argv(&out, &err, sub), 0, "%s", err);
+    cr_assert_not_null(strstr(out, "4 of 4 points to run, 4 array tasks"), "%s", out);
+    g_free(q), g_free(sq), g_free(p);
+}
+
 Test(slurm, chunks_and_dry_run)
 {
     write_ok_scenario(sweep4);
