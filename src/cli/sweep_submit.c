@@ -227,9 +227,11 @@ static int submit(const submit_opts *o, const char *sbatch, const scenario *s, p
         unsigned tasks = slurm_ntasks(n, o->chunk);
         printf("%s/%s: %u of %u point%s to run, %u array task%s\n", folder, name, n, pl->n,
                pl->n == 1 ? "" : "s", tasks, tasks == 1 ? "" : "s");
-        if (!o->dry_run)
+        if (o->dry_run)
+            printf("not submitted (--dry-run); to submit it: cd %s && sbatch %s\n", folder, name);
+        else
             rc = run_sbatch(sbatch, dir, folder, name);
-        if (!rc)
+        if (!rc && !o->dry_run)
             printf("when the job has ended: simtgrid sweep collect %s\n", rel);
     }
     g_free(folder), g_free(name), g_free(todo), g_free(dir), g_free(rel);

@@ -212,6 +212,7 @@ Test(slurm, chunks_and_dry_run)
     const char *sub[] = {"sweep", "submit", "s.ini", "-o", "r", "--slurm", "--chunk", "3", "--dry-run", NULL};
     cr_assert_eq(simtgrid_argv(&out, &err, sub), 0, "%s", err);
     cr_assert_not_null(strstr(out, "4 of 4 points to run, 2 array tasks"), "%s", out);
+    cr_assert_not_null(strstr(out, "not submitted (--dry-run); to submit it: cd "), "%s", out);
     char *script = read_in("r/.simtgrid/slurm/t.sbatch");
     cr_assert_not_null(strstr(script, "#SBATCH --array=0-1\n"), "%s", script);
     cr_assert_not_null(strstr(script, "\npoints=(0 1 2 3)\nchunk=3\n"), "%s", script);
