@@ -55,6 +55,9 @@ bool atrace_is_trace_path(const char *path);
 /* Reads a kernel trace; errors name file:line and return NULL. */
 atrace_kernel *atrace_load(const char *path, GError **err);
 void atrace_free(atrace_kernel *k);
+/* The grid and block of a trace from its header alone (a kernelslist.g
+ * launch takes them from there); errors name file:line. */
+bool atrace_read_dims(const char *path, uint32_t grid[3], uint32_t block[3], GError **err);
 /* The kernel files listed by a kernelslist.g (MemcpyHtoD lines skipped), as
  * paths next to it; NULL-terminated (g_strfreev), NULL on error. */
 char **atrace_list_load(const char *path, GError **err);

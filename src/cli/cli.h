@@ -8,5 +8,6 @@ int cli_run(int argc, char **argv, bool check_only);
 int cli_kernel(int argc, char **argv);
 int cli_gen(int argc, char **argv);
 int cli_sweep(int argc, char **argv);
+int cli_sweep_submit(int argc, char **argv);
 
 #endif

@@ -16,6 +16,7 @@ static const char usage[] =
     "                                               `simtgrid run --help` for the options\n"
     "  check SCENARIO [--set KEY=VALUE]...          validate a scenario, its model and kernels\n"
     "  sweep list SCENARIO [-o DIR]                 one `run --point I` command line per point\n"
+    "  sweep submit SCENARIO --slurm [-o DIR]       one Slurm job array over the points not yet done\n"
     "  sweep collect DIR                            gather point runs: manifest and sweep table\n"
     "  params [--json]                              every model parameter: name, type, unit,\n"
     "                                               default, range, description\n"

@@ -13,10 +13,14 @@
 
 static const char sweep_usage[] =
     "usage: simtgrid sweep list SCENARIO [-o DIR] [--set KEY=VALUE]...\n"
+    "       simtgrid sweep submit SCENARIO --slurm [-o DIR] [--partition P] [--time T] [--chunk K]\n"
+    "                             [--set KEY=VALUE]... [--dry-run]\n"
     "       simtgrid sweep collect DIR\n"
     "\n"
     "  list     one command line per sweep point: `simtgrid run SCENARIO -o DIR --point I`\n"
     "           (feed them to GNU parallel, a job array, ...)\n"
+    "  submit   one Slurm job array over the points not yet done in DIR (sbatch);\n"
+    "           `simtgrid sweep submit --help` for the options\n"
     "  collect  gather the points run into DIR: update DIR/manifest.tsv and, when every\n"
     "           point is done, write the sweep table DIR/NAME.csv (exit 1 while some are not)\n";
 
@@ -114,12 +118,14 @@ static int sweep_collect(int argc, char **argv)
 int cli_sweep(int argc, char **argv)
 {
     for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+        if ((!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) && strcmp(argv[0], "submit")) {
             fputs(sweep_usage, stdout);
             return 0;
         }
     if (argc >= 1 && !strcmp(argv[0], "list"))
         return sweep_list(argc - 1, argv + 1);
+    if (argc >= 1 && !strcmp(argv[0], "submit"))
+        return cli_sweep_submit(argc - 1, argv + 1);
     if (argc >= 1 && !strcmp(argv[0], "collect"))
         return sweep_collect(argc - 1, argv + 1);
     return usage_error(argc ? "unknown sweep command" : "a sweep command is needed");

@@ -6,6 +6,7 @@
  * with the addresses of the active lanes listed (mode 0), as base and stride
  * (mode 1) or as base and deltas from the previous lane (mode 2). Written
  * from the format as Accel-Sim's tracer writes it and its parser reads it. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,52 @@ static char *stub_text(const atrace_kernel *k)
     if (k->shmem) g_string_append_printf(t, ".shared smem %u\n", k->shmem);
     g_string_append(t, "exit\n");
     return g_string_free(t, FALSE);
+}
+
+/* The header alone: lines up to the first thread block (the whole text of
+ * a .xz file is decompressed, a plain file is read no further). */
+bool atrace_read_dims(const char *path, uint32_t grid[3], uint32_t block[3], GError **err)
+{
+    atrace_kernel k = {0};
+    lp p = {.file = path, .err = err, .k = &k};
+    char *text = NULL;
+    FILE *f = NULL;
+    if (g_str_has_suffix(path, ".xz")) {
+        if (!(text = read_text(path, err))) return false;
+    } else if (!(f = fopen(path, "r"))) {
+        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: cannot open: %s", path, g_strerror(errno));
+        return false;
+    }
+    char *cur = text, *line = NULL;
+    size_t cap = 0;
+    bool ok = true;
+    for (p.line = 1; ok; p.line++) {
+        char *s;
+        if (f) {
+            if (getline(&line, &cap, f) < 0) break;
+            s = line;
+        } else {
+            if (!cur || !*cur) break;
+            char *nl = strchr(cur, '\n');
+            if (nl) *nl = '\0';
+            s = cur;
+            cur = nl ? nl + 1 : NULL;
+        }
+        s = g_strstrip(s);
+        if (!strcmp(s, "#BEGIN_TB")) break;
+        if (s[0] == '-') ok = header_line(&p, s);
+    }
+    if (ok && (!k.grid[0] || !k.block[0]))
+        ok = lerr(&p, "the header lacks '-grid dim' or '-block dim'");
+    if (ok) {
+        memcpy(grid, k.grid, sizeof k.grid);
+        memcpy(block, k.block, sizeof k.block);
+    }
+    g_free(k.name);
+    free(line);
+    g_free(text);
+    if (f) fclose(f);
+    return ok;
 }
 
 atrace_kernel *atrace_load(const char *path, GError **err)

@@ -23,6 +23,11 @@ bool scenario_parse_launches(scenario *s, const kf_doc *d, GError **err);
 void scenario_free_launches(scenario *s);
 /* Every SM a launch names exists on the chip (after the sweep is parsed). */
 bool scenario_check_sms(const scenario *s, const kf_doc *d, GError **err);
+/* scenario_klist.c: a launch whose kernel is a kernelslist.g becomes one
+ * launch per listed trace, NAME-1 ... NAME-n, chained in order; `after =
+ * NAME` then waits for NAME-n. The last step of loading. */
+bool scenario_is_kernel_list(const char *path);
+bool scenario_expand_kernel_lists(scenario *s, const kf_doc *d, GError **err);
 /* The [sweep] group of d into s->axes; every value is checked against its
  * parameter now, so no sweep point can fail mid-run. */
 bool scenario_parse_sweep(scenario *s, const kf_doc *d, GError **err);

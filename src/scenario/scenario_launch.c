@@ -176,7 +176,16 @@ static bool parse_one(launch *l, const kf_doc *d, const kf_group *g, GError **er
     static const char *const required[] = {"kernel", "grid", "block"};
     static const char *const what[] = {"the path of a kernel file", "1 to 3 positive integers (CTAs)",
                                        "1 to 3 positive integers (threads per CTA)"};
-    for (unsigned k = 0; k < G_N_ELEMENTS(required); k++)
+    /* A kernelslist.g: each kernel's grid and block are its trace's. */
+    bool list = l->kernel && scenario_is_kernel_list(l->kernel);
+    for (unsigned k = 1; list && k < G_N_ELEMENTS(required); k++) {
+        const kf_entry *e = kf_find(d, g->name, required[k]);
+        if (e)
+            return input_error(err, "%s:%d: [%s] key '%s': a kernelslist.g launch takes each kernel's grid and "
+                               "block from its trace's header: leave '%s' out", d->path, e->line, g->name,
+                               required[k], required[k]);
+    }
+    for (unsigned k = 0; k < (list ? 1u : G_N_ELEMENTS(required)); k++)
         if (!kf_find(d, g->name, required[k]))
             return input_error(err, "%s: [%s] key '%s' is missing: expected %s", l->origin, g->name,
                                required[k], what[k]);

@@ -196,7 +196,7 @@ scenario *scenario_load(const char *path, char *const *sets, GError **err)
     bool ok = check_layout(d, err) && set_name(s, d, err) && load_model(s, d, err) &&
               apply_sets(s, d, sets, err) && parse_output(s, d, err) &&
               scenario_parse_launches(s, d, err) && scenario_parse_sweep(s, d, err) &&
-              scenario_check_sms(s, d, err);
+              scenario_check_sms(s, d, err) && scenario_expand_kernel_lists(s, d, err);
     kf_doc_free(d);
     if (!ok) {
         scenario_free(s);

@@ -325,3 +325,46 @@ Test(trace_chip, examples_are_the_generators_output)
     g_free(dir);
     g_free(tool);
 }
+
+Test(trace_chip, kernels_list_runs_its_kernels_in_order)
+{
+    /* kernelslist.g: the coalesced load of coalesced_load (4 records x 32
+     * lanes, one 128 B line read from DRAM), then the atomic of
+     * atomic_same_address on a grid of 2 whose CTA 1 is not traced (3
+     * records x 32 lanes; one request, 32 lane operations at the L2), with
+     * the copies between them skipped. The launch gives no grid or block:
+     * the chip's check that they equal each trace's header (1 and 2 CTAs)
+     * passes only if they were taken from there. Sums: 4 + 3 = 7 warp
+     * instructions, 128 + 96 = 224 thread instructions. */
+    GError *e = NULL;
+    char *d = g_dir_make_tmp("simtgrid-klist-XXXXXX", &e);
+    cr_assert(d);
+    char *k1 = chip_write(d, "kernel-1.traceg",
+                          HDR("1", "32") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 4\n"
+                          "0000 ffffffff 1 R2 IMAD.WIDE 1 R0 0\n"
+                          "0010 ffffffff 1 R4 LDG.E 1 R2 4 1 0x10000000 4\n"
+                          "0020 ffffffff 1 R5 FADD 2 R4 R4 0\n"
+                          "0030 ffffffff 0 EXIT 0 0\n#END_TB\n");
+    char *k2 = chip_write(d, "kernel-2.traceg",
+                          HDR("2", "32") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 3\n"
+                          "0000 ffffffff 1 R2 IMAD.WIDE 1 R0 0\n"
+                          "0010 ffffffff 1 R3 ATOMG.E.ADD.STRONG.GPU 2 R2 R4 4 1 0x20000000 0\n"
+                          "0020 ffffffff 0 EXIT 0 0\n#END_TB\n");
+    char *list = chip_write(d, "kernelslist.g",
+                            "MemcpyHtoD,0x0000000010000000,128\nkernel-1.traceg\n"
+                            "MemcpyHtoD,0x0000000020000000,4\nkernel-2.traceg\n");
+    chip_run cr;
+    run_kernel(&cr, list, NULL, "", NULL);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_assert_eq(cr.scn->nlaunches, 2);
+    cr_expect_str_eq(cr.scn->launches[1].after, "k-1");
+    cr_expect_eq(sum(&cr, "sm?", "warp_insts"), 7);
+    cr_expect_eq(sum(&cr, "sm?", "thread_insts"), 224);
+    cr_expect_eq(sum(&cr, "sm?.ldst", "loads"), 1);
+    cr_expect_eq(sum(&cr, "sm?.ldst", "atomics"), 1);
+    cr_expect_eq(sum(&cr, "l2s*", "atomic_lane_ops"), 32);
+    run_free(&cr);
+    g_unlink(k1), g_unlink(k2), g_unlink(list);
+    g_rmdir(d);
+    g_free(k1), g_free(k2), g_free(list), g_free(d);
+}
