@@ -74,8 +74,8 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     cfg_origin(c, "core.warp_size"));
         return false;
     }
-    /* Large warps: rows of warp_size threads, at most 16 (the wide stack,
-     * pdom_wide.h); barrel only (no per-row scoreboard). */
+    /* Large warps and TBC blocks: rows of warp_size threads, at most 16 (the
+     * wide stack, pdom_wide.h); barrel only (no per-row scoreboard). */
     bool lwm = !strcmp(p->reconv->name, "lwm");
     const char *key = "core.large_warp_threads";
     unsigned threads = (unsigned)cfg_int(c, key), rows = threads / p->warp_size;
@@ -86,7 +86,17 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     cfg_origin(c, key), p->warp_size, cfg_origin(c, "core.warp_size"));
         return false;
     }
-    if (lwm && p->discipline != CORE_BARREL) {
+    bool tbc = !strcmp(p->reconv->name, "tbc");
+    const char *bkey = "core.tbc_block_threads";
+    unsigned bthreads = (unsigned)cfg_int(c, bkey), brows = bthreads / p->warp_size;
+    p->tbc_rows = brows;
+    if (tbc && (bthreads % p->warp_size || brows == 0 || brows > 16)) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "%s = %u (%s) must be 1 to 16 times core.warp_size = %u (%s)", bkey, bthreads,
+                    cfg_origin(c, bkey), p->warp_size, cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    if ((lwm || tbc) && p->discipline != CORE_BARREL) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
                     "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
                     cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));
