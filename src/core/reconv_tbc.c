@@ -107,21 +107,11 @@ static void form_warps(sm *s, tbc_state *st, unsigned lead, uint64_t ready)
     }
 }
 
-/* The CTA warp index of hw slot `hw` (as reconv_lwm.c). */
-static unsigned warp_index(const sm *s, unsigned hw)
-{
-    const sm_cta *c = &s->cta[s->hw[hw].cta];
-    unsigned w = 0;
-    while (c->hw[w] != hw)
-        w++;
-    return w;
-}
-
 static void tbc_warp_start(sm *s, unsigned hw, uint64_t cycle)
 {
     tbc_state *st = s->rc_state;
     const sm_cta *c = &s->cta[s->hw[hw].cta];
-    unsigned K = s->p.tbc_rows, w = warp_index(s, hw);
+    unsigned K = s->p.tbc_rows, w = sm_cta_warp_index(s, hw);
     if (w % K != K - 1 && w != c->nwarps - 1)
         return;   /* the block starts with its last row */
     unsigned w0 = w - w % K, lead = c->hw[w0];
