@@ -64,6 +64,7 @@ typedef struct core_params {
     bool lwm_relaxed;              /* lwm: relaxed re-fetch */
     bool lwm_jump_opt, lwm_memdiv_opt, lwm_pred_pack;
     bool lwm_any;                  /* lwm: perfRF packing */
+    unsigned tbc_rows;             /* tbc: rows (warps) per compaction block */
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];

@@ -41,6 +41,22 @@ static const param_bind binds[] = {
 #undef B
 #undef UNIT
 
+/* Rows of warp_size threads in the `key` threads (large warps, TBC blocks);
+ * an error when the policy that uses it (`used`) cannot have them. */
+static bool rows_of(const config *c, const char *key, bool used, unsigned warp_size, unsigned *rows,
+                    GError **err)
+{
+    unsigned threads = (unsigned)cfg_int(c, key);
+    *rows = threads / warp_size;
+    if (used && (threads % warp_size || *rows == 0 || *rows > 16)) {
+        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
+                    "%s = %u (%s) must be 1 to 16 times core.warp_size = %u (%s)", key, threads,
+                    cfg_origin(c, key), warp_size, cfg_origin(c, "core.warp_size"));
+        return false;
+    }
+    return true;
+}
+
 bool core_params_from_config(const config *c, core_params *p, GError **err)
 {
     memset(p, 0, sizeof *p);
@@ -74,19 +90,13 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     cfg_origin(c, "core.warp_size"));
         return false;
     }
-    /* Large warps: rows of warp_size threads, at most 16 (the wide stack,
-     * pdom_wide.h); barrel only (no per-row scoreboard). */
-    bool lwm = !strcmp(p->reconv->name, "lwm");
-    const char *key = "core.large_warp_threads";
-    unsigned threads = (unsigned)cfg_int(c, key), rows = threads / p->warp_size;
-    p->lw_rows = rows;
-    if (lwm && (threads % p->warp_size || rows == 0 || rows > 16)) {
-        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
-                    "%s = %u (%s) must be 1 to 16 times core.warp_size = %u (%s)", key, threads,
-                    cfg_origin(c, key), p->warp_size, cfg_origin(c, "core.warp_size"));
+    /* Large warps and TBC blocks: rows of warp_size threads, at most 16 (the
+     * wide stack, pdom_wide.h); barrel only (no per-row scoreboard). */
+    bool lwm = !strcmp(p->reconv->name, "lwm"), tbc = !strcmp(p->reconv->name, "tbc");
+    if (!rows_of(c, "core.large_warp_threads", lwm, p->warp_size, &p->lw_rows, err) ||
+        !rows_of(c, "core.tbc_block_threads", tbc, p->warp_size, &p->tbc_rows, err))
         return false;
-    }
-    if (lwm && p->discipline != CORE_BARREL) {
+    if ((lwm || tbc) && p->discipline != CORE_BARREL) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
                     "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
                     cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));

@@ -79,22 +79,11 @@ static void lwm_destroy(void *state)
     g_free(st);
 }
 
-/* The CTA warp index of hw slot `hw` (its rows are set up in order; slots of
- * later warps may hold stale ids, but only from free slots). */
-static unsigned warp_index(const sm *s, unsigned hw)
-{
-    const sm_cta *c = &s->cta[s->hw[hw].cta];
-    unsigned w = 0;
-    while (c->hw[w] != hw)
-        w++;
-    return w;
-}
-
 static void lwm_warp_start(sm *s, unsigned hw, uint64_t cycle)
 {
     lwm_state *st = s->rc_state;
     const sm_cta *c = &s->cta[s->hw[hw].cta];
-    unsigned K = s->p.lw_rows, w = warp_index(s, hw);
+    unsigned K = s->p.lw_rows, w = sm_cta_warp_index(s, hw);
     if (w % K != K - 1 && w != c->nwarps - 1)
         return;   /* the large warp starts with its last row */
     unsigned w0 = w - w % K, lead = c->hw[w0];

@@ -341,6 +341,17 @@ static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
 }
 
 /* sm_cta.c */
+/* The CTA warp index of hw slot `hw` (a CTA's warps are set up in order;
+ * slots of later warps may hold stale ids, but only from free slots):
+ * large warps and TBC blocks group consecutive warps of a CTA. */
+static inline unsigned sm_cta_warp_index(const sm *s, unsigned hw)
+{
+    const sm_cta *c = &s->cta[s->hw[hw].cta];
+    unsigned w = 0;
+    while (c->hw[w] != hw)
+        w++;
+    return w;
+}
 void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle);
 void sm_cta_maybe_done(sm *s, unsigned cta);
 void sm_barrier_arrive(sm *s, unsigned e, uint64_t done);

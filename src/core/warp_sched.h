@@ -117,6 +117,20 @@ static inline int sched_position(const sched *s, unsigned id)
             return (int)i;
     return -1;
 }
+/* A round-robin start position `next` kept on the same member when member
+ * `pos` is inserted or removed (LRR, SRR). */
+static inline void sched_rr_added(unsigned *next, unsigned pos)
+{
+    if (pos < *next)
+        (*next)++;
+}
+static inline void sched_rr_removed(const sched *s, unsigned *next, unsigned pos)
+{
+    if (pos < *next)
+        (*next)--;
+    if (*next >= s->n)
+        *next = 0;
+}
 /* Age order: age, then slot, then id. */
 static inline bool sched_older(const sched_view *v, unsigned a, unsigned b)
 {

@@ -44,18 +44,14 @@ static void lrr_issued(sched *s, const sched_view *v, unsigned id, uint64_t cycl
 static void lrr_added(sched *s, unsigned pos)
 {
     lrr *r = s->state;
-    if (pos < r->next)
-        r->next++;
+    sched_rr_added(&r->next, pos);
 }
 
 static void lrr_removed(sched *s, unsigned pos, unsigned id)
 {
     (void)id;
     lrr *r = s->state;
-    if (pos < r->next)
-        r->next--;
-    if (r->next >= s->n)
-        r->next = 0;
+    sched_rr_removed(s, &r->next, pos);
 }
 
 const sched_ops sched_lrr_ops = {

@@ -111,6 +111,35 @@ Test(lwm, full_warp_8_cycles_jump_1)
     harness_free(h);
 }
 
+/* The largest size, 512 = 16 x 32 threads (a 512-thread CTA): 16
+ * sub-warps in 16 cycles, the jump 1. */
+Test(lwm, warp_of_512_takes_16_cycles)
+{
+    const char *sets[] = {"core.reconv=lwm", "core.large_warp_threads=512", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_jump, 1, 512, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    /* pc 0: sub-warps at 10..25, one per row (the last completes at 31);
+     * the jump at 32 alone; pc 2 at 39..54 */
+    for (unsigned i = 0; i < 16; i++) {
+        expect_issue(h, i, 10 + i, 0, FULL);
+        cr_expect_eq(h->log[i].warp, 0, "sub-warp %u: the large warp is led by slot 0", i);
+    }
+    expect_issue(h, 16, 32, 1, FULL);
+    for (unsigned i = 0; i < 16; i++)
+        expect_issue(h, 17 + i, 39 + i, 2, FULL);
+    /* 16 + 1 + 16 + 16 + 16 sub-warps; 15 blocked cycles per 16-sub-warp
+     * instruction; one large warp, so 16 sub-warps is the histogram's top */
+    cr_expect_eq(h->nlog, 65);
+    cr_expect_eq(harness_counter(h, "sm0", "lwm_fetches"), 5);
+    cr_expect_eq(harness_counter(h, "sm0", "lwm_subwarps"), 65);
+    cr_expect_eq(harness_counter(h, "sm0", "lwm_fetch_blocked"), 60);
+    cr_expect_eq(harness_counter(h, "sm0", "thread_insts"), 5 * 512);
+    for (unsigned i = 0; i < 512; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i);
+    harness_free(h);
+}
+
 /* Without the jump optimisation the jump takes 8 sub-warps. */
 Test(lwm, jump_without_optimisation)
 {

@@ -70,12 +70,16 @@ static void run_one(void *ctx, void *out)
 
 /* Variants: the MICRO defaults, the dissertation's relaxed re-fetch with
  * 2Lev G = 1 and the timeout, perfRF without the optimisations or
- * predicated packing, and 64-thread large warps. */
+ * predicated packing, 64-thread large warps, and thread block compaction. */
 static const char *const variants[][5] = {
     {"core.reconv=lwm", NULL},
     {"core.reconv=lwm", "core.lwm_refetch=relaxed", "core.scheduler=2lev", "core.fetch_group=1", NULL},
     {"core.reconv=lwm", "core.lwm_pack=any", "core.lwm_jump_opt=false", "core.lwm_memdiv_opt=false", NULL},
     {"core.reconv=lwm", "core.large_warp_threads=64", "core.lwm_pred_pack=false", NULL},
+    /* thread block compaction: the dissertation's 256-thread blocks with
+     * SRR, and 64-thread blocks (more, smaller blocks) */
+    {"core.reconv=tbc", "core.scheduler=srr", NULL},
+    {"core.reconv=tbc", "core.tbc_block_threads=64", NULL},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 

@@ -79,6 +79,40 @@ Test(sched, lrr_round_robin_skips_unready)
     rig_free(&r);
 }
 
+/* Sticky round-robin: members 0, 1 share slot 0 (one TBC block), 2, 3
+ * slot 1. After 1 issued, the next in round-robin order is 2, but SRR
+ * sticks to slot 0 while a member of it is ready (0); when none is, it
+ * goes on round-robin (2), and then sticks to slot 1 (3 before 0). */
+Test(sched, srr_sticks_to_the_slot_of_the_last_issued)
+{
+    rig r;
+    rig_init(&r, OPS("srr"), 4, 1, false, 0);
+    uint32_t slots[4] = {0, 0, 1, 1};
+    memcpy(r.slot, slots, sizeof slots);
+    for (unsigned i = 0; i < 4; i++)
+        r.status[i] = i == 1 ? WS_READY : WS_DEP;
+    cr_expect_eq(cycle(&r, 0), 1);
+    for (unsigned i = 0; i < 4; i++)
+        r.status[i] = i == 1 ? WS_DEP : WS_READY;
+    cr_expect_eq(cycle(&r, 1), 0, "sticky: slot 0 before member 2");
+    r.status[0] = WS_DEP;
+    cr_expect_eq(cycle(&r, 2), 2, "slot 0 has no ready member: round-robin");
+    r.status[0] = WS_READY;
+    r.status[2] = WS_DEP;
+    cr_expect_eq(cycle(&r, 3), 3, "sticky: slot 1 (3) before 0");
+    /* LRR from the same state after 1 issued would take 2 */
+    rig q;
+    rig_init(&q, OPS("lrr"), 4, 1, false, 0);
+    for (unsigned i = 0; i < 4; i++)
+        q.status[i] = i == 1 ? WS_READY : WS_DEP;
+    cr_expect_eq(cycle(&q, 0), 1);
+    for (unsigned i = 0; i < 4; i++)
+        q.status[i] = i == 1 ? WS_DEP : WS_READY;
+    cr_expect_eq(cycle(&q, 1), 2);
+    rig_free(&q);
+    rig_free(&r);
+}
+
 Test(sched, gto_greedy_then_oldest_and_age_ranks)
 {
     rig r;
