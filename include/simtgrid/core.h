@@ -34,6 +34,8 @@
 typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
 /* Two-level group switch: (a) all on long-latency waits, (b) none fetchable. */
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
+/* Two-level: the group that becomes top, the next in order or the one fetched from. */
+typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
 typedef enum core_unit_kind {
     CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH,
     CORE_UNIT_CVT,   /* cvt with a float type; count 0 = they run on the ALU */
@@ -56,6 +58,7 @@ typedef struct core_params {
     const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
     unsigned fetch_group;
     core_2lev_trigger two_level_trigger;
+    core_2lev_select two_level_select;
     uint64_t two_level_timeout;    /* 0 = off */
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;

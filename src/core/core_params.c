@@ -6,6 +6,7 @@
 
 static const char *const discipline_names[] = {[CORE_BARREL] = "barrel", [CORE_SCOREBOARD] = "scoreboard", NULL};
 static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
+static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV_FETCHABLE] = "fetchable", NULL};
 
 #define U(field) PB(core_params, "core." #field, field, PF_UNSIGNED)
 #define B(field) PB(core_params, "core." #field, field, PF_BOOL)
@@ -21,6 +22,7 @@ static const param_bind binds[] = {
     PB_POLICY(core_params, "core.scheduler", scheduler, core_policy),
     U(fetch_group),
     PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),
+    PB_ENUM(core_params, "core.2lev_select", two_level_select, select_names),
     PB(core_params, "core.2lev_timeout", two_level_timeout, PF_U64),
     PB_ENUM(core_params, "core.discipline", discipline, discipline_names),
     U(refetch_latency), U(pipeline_depth),

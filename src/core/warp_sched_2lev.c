@@ -6,20 +6,34 @@
  * (`top` = the highest). Each fetch cycle the highest-priority group with a
  * READY warp supplies it, round-robin inside the group (strict priority
  * between groups, [D] section 4.3). At the end of a fetch cycle the top
- * group goes to the bottom of the order when:
+ * group gives up the top when:
  *   (a) `longlat`: every warp of the top group waits on a long-latency
  *       operation (global memory, or a barrier: not stated in the papers,
  *       we assume so since the wait depends on other warps and lasts as
  *       long) or has finished; or
  *   (b) `nofetch`: no warp of the top group was fetchable this cycle ([P]
- *       section 3.2; a warp in flight in the barrel pipeline is not
- *       fetchable, so groups smaller than the pipeline switch early);
+ *       section 3.2: "until no warp from that fetch group can be
+ *       scheduled"), unless some of its warps wait on long latency while
+ *       the others are in flight in the pipeline. A group whose warps are
+ *       all in flight switches ([P] 3.2.1: groups smaller than the pipeline
+ *       switch prematurely); a group that is reaching its stall, or whose
+ *       data is still coming back, keeps the top, "so that a fetch group
+ *       switch only occurs once those warps are actually stalled" ([P]
+ *       3.2.1) - the bubbles go to lower groups by the strict priority;
  *   or the timeout: `timeout` instructions were fetched from the top group
  *       since it became top ([D] section 4.4, 32K for LWM + 2Lev1).
+ * Which group becomes top ([P]: "the next fetch group is selected"; the
+ * papers do not say what happens when that one cannot fetch either):
+ *   `next`: the next group in the cyclic order that has warps, so the top
+ *       moves by one group every fetch cycle while nothing can be fetched;
+ *   `fetchable`: the group this cycle's warp was fetched from (the first in
+ *       priority order with a fetchable warp; the groups passed over go to
+ *       the bottom in order); nothing fetched, no switch. The timeout
+ *       always moves to the next group.
  * Groups without warps (finished warps leave their group; slots not in
- * use) are skipped: a rotation goes to the next group that has warps.
- * One rotation at most per cycle; cycles in which the scheduler's issue
- * port is still busy with an earlier warp are not fetch cycles. */
+ * use) are skipped. One switch at most per cycle; cycles in which the
+ * scheduler's issue port is still busy with an earlier warp are not fetch
+ * cycles. */
 #include <glib.h>
 
 #include "simtgrid/core.h"
@@ -34,10 +48,12 @@ typedef struct twolev {
     unsigned top;             /* index in the cyclic priority order of the top group */
     int *group_last;          /* per group: entity issued last in it, -1 */
     bool trigger_nofetch;     /* (b) instead of (a) */
+    bool select_fetchable;    /* `fetchable` instead of `next` */
     uint64_t timeout;         /* 0 = off */
     uint64_t top_issued;      /* instructions from the top group since it became top */
     bool top_had_ready;       /* the top group had a READY member this cycle */
     uint64_t pick_cycle;      /* cycle of the first pick call of the current cycle */
+    int picked_group;         /* group of the first warp picked this cycle, -1 */
     uint64_t switches;        /* statistics: group switches, of which by timeout */
     uint64_t timeouts;
 } twolev;
@@ -54,6 +70,8 @@ static void *twolev_create(sched *s, const core_params *p, unsigned slots)
     for (unsigned g = 0; g < t->ngroups; g++)
         t->group_last[g] = -1;
     t->trigger_nofetch = p->two_level_trigger == CORE_2LEV_NOFETCH;
+    t->select_fetchable = p->two_level_select == CORE_2LEV_FETCHABLE;
+    t->picked_group = -1;
     t->timeout = p->two_level_timeout;
     t->pick_cycle = UINT64_MAX;
     return t;
@@ -121,6 +139,7 @@ static int twolev_pick(sched *s, const sched_view *v, uint64_t cycle)
     if (t->pick_cycle != cycle) {
         t->pick_cycle = cycle;
         t->top_had_ready = false;
+        t->picked_group = -1;
     }
     unsigned lo[t->ngroups], hi[t->ngroups];
     group_ranges(s, v, lo, hi);
@@ -130,6 +149,8 @@ static int twolev_pick(sched *s, const sched_view *v, uint64_t cycle)
         if (id >= 0) {
             if (i == 0)
                 t->top_had_ready = true;
+            if (t->picked_group < 0)
+                t->picked_group = (int)g;
             return id;
         }
     }
@@ -160,6 +181,25 @@ static bool group_long_stalled(const sched *s, const sched_view *v, unsigned g)
             return false;
     }
     return true;
+}
+
+/* Trigger (b) for group g with no fetchable warp: not while some of its
+ * warps wait on long latency and the others are in flight. */
+static bool group_nofetch_switches(const sched *s, const sched_view *v, unsigned g)
+{
+    const twolev *t = s->state;
+    bool waiting = false, in_flight = false;
+    for (unsigned i = 0; i < s->n; i++) {
+        unsigned id = s->members[i];
+        if (v->slot[id] / t->group_size != g)
+            continue;
+        uint8_t st = v->status[id];
+        if (st == WS_MEM || st == WS_BARRIER)
+            waiting = true;
+        else if (st != WS_GONE)
+            in_flight = true;
+    }
+    return !(waiting && in_flight);
 }
 
 static bool group_has_members(const sched *s, const sched_view *v, unsigned g)
@@ -205,24 +245,39 @@ static void twolev_cycle_end(sched *s, const sched_view *v, uint64_t cycle)
         rotate(s, v);
         return;
     }
-    bool trig = t->trigger_nofetch ? !t->top_had_ready : group_long_stalled(s, v, t->top);
-    if (trig)
+    bool trig = t->trigger_nofetch ? !t->top_had_ready && group_nofetch_switches(s, v, t->top)
+                                   : group_long_stalled(s, v, t->top);
+    if (!trig)
+        return;
+    if (!t->select_fetchable) {
         rotate(s, v);
+    } else if (t->picked_group >= 0 && (unsigned)t->picked_group != t->top) {
+        t->top = (unsigned)t->picked_group;
+        t->top_issued = 0;
+        t->switches++;
+    }
+}
+
+/* Whether the top group triggers in an idle fetch cycle (nothing READY). */
+static bool idle_triggers(const sched *s, const sched_view *v)
+{
+    const twolev *t = s->state;
+    return t->trigger_nofetch ? group_nofetch_switches(s, v, t->top) : group_long_stalled(s, v, t->top);
 }
 
 /* n idle fetch cycles with constant statuses: nothing is READY (else it
- * would have issued), so (b) rotates every cycle and (a) rotates while the
- * top group is long-stalled. */
+ * would have issued), so nothing is fetched: `fetchable` never switches;
+ * `next` rotates while the top group triggers. */
 static void twolev_idle(sched *s, const sched_view *v, uint64_t n)
 {
     twolev *t = s->state;
-    if (t->pick_cycle == UINT64_MAX)
+    if (t->pick_cycle == UINT64_MAX || t->select_fetchable)
         return;
     unsigned m = nonempty_groups(s, v);
     if (m == 0)
         m = 1;
     uint64_t done = 0;
-    while (done < n && (t->trigger_nofetch || group_long_stalled(s, v, t->top))) {
+    while (done < n && idle_triggers(s, v)) {
         rotate(s, v);
         done++;
         if (done == m) {

@@ -20,7 +20,8 @@ typedef struct rig {
     stats *st;   /* the policy's own statistics, under block "q" */
 } rig;
 
-static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool nofetch, uint64_t timeout)
+static void rig_init_sel(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool nofetch, uint64_t timeout,
+                         core_2lev_select sel)
 {
     memset(r, 0, sizeof *r);
     for (unsigned i = 0; i < N; i++) {
@@ -29,7 +30,8 @@ static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool 
         r->slot[i] = i;
     }
     r->v = (sched_view){r->status, r->age, r->slot};
-    core_params p = {.fetch_group = G, .two_level_trigger = nofetch ? CORE_2LEV_NOFETCH : CORE_2LEV_LONGLAT, .two_level_timeout = timeout};
+    core_params p = {.fetch_group = G, .two_level_trigger = nofetch ? CORE_2LEV_NOFETCH : CORE_2LEV_LONGLAT,
+                     .two_level_timeout = timeout, .two_level_select = sel};
     sched_init(&r->s, ops, N, n, &p);
     r->st = stats_new();
     sched_register_stats(&r->s, r->st, "q");
@@ -37,6 +39,11 @@ static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool 
         r->status[i] = WS_READY;
         sched_add(&r->s, &r->v, i, -1);
     }
+}
+
+static void rig_init(rig *r, const sched_ops *ops, unsigned n, unsigned G, bool nofetch, uint64_t timeout)
+{
+    rig_init_sel(r, ops, n, G, nofetch, timeout, CORE_2LEV_NEXT);
 }
 
 /* A counter the policy registered (two-level: group_switches, group_timeouts). */
@@ -190,6 +197,52 @@ Test(sched, two_level_nofetch_trigger)
     rig_free(&r);
 }
 
+/* (b) keeps the top while some of the group's warps wait on memory and the
+ * others are in flight ([P] 3.2.1: switch "only once those warps are
+ * actually stalled"); the bubble goes to the next group by priority. */
+Test(sched, two_level_nofetch_waits_for_the_stall)
+{
+    rig r;
+    rig_init(&r, OPS("2lev"), 8, 4, true, 0);
+    cr_expect_eq(cycle(&r, 0), 0);
+    r.status[0] = r.status[1] = WS_MEM;
+    r.status[2] = r.status[3] = WS_DEP;
+    cr_expect_eq(cycle(&r, 1), 4, "the bubble goes to group 1");
+    cr_expect_eq(sched_top_group(&r.s), 0, "two on memory, two in flight: no switch");
+    cr_expect_eq(counter(&r, "group_switches"), 0);
+    /* the last two reach memory too: all stalled, switch */
+    r.status[2] = r.status[3] = WS_MEM;
+    cr_expect_eq(cycle(&r, 2), 5);
+    cr_expect_eq(sched_top_group(&r.s), 1);
+    cr_expect_eq(counter(&r, "group_switches"), 1);
+    rig_free(&r);
+}
+
+/* 12 warps, groups of 4. Groups 0 and 1 wait on memory, group 2 is ready.
+ * `next` moves the top one group (to 1), `fetchable` to the group fetched
+ * from (2). Then nothing is fetchable for 5 cycles: `next` goes on moving
+ * one group a cycle (1 -> 2 -> 0 -> 1 -> 2 -> 0; group 2 is all in flight,
+ * so (b) switches too), `fetchable` keeps group 2. */
+Test(sched, two_level_select_next_or_fetchable)
+{
+    for (int sel = 0; sel < 2; sel++) {
+        rig r;
+        rig_init_sel(&r, OPS("2lev"), 12, 4, true, 0, sel ? CORE_2LEV_FETCHABLE : CORE_2LEV_NEXT);
+        for (unsigned i = 0; i < 8; i++)
+            r.status[i] = WS_MEM;
+        cr_expect_eq(cycle(&r, 0), 8);
+        cr_expect_eq(sched_top_group(&r.s), sel ? 2u : 1u, "select %d", sel);
+        cr_expect_eq(counter(&r, "group_switches"), 1);
+        for (unsigned i = 8; i < 12; i++)
+            r.status[i] = WS_DEP;
+        for (uint64_t k = 1; k <= 5; k++)
+            cr_expect_eq(cycle(&r, k), -1);
+        cr_expect_eq(sched_top_group(&r.s), sel ? 2u : 0u, "select %d", sel);
+        cr_expect_eq(counter(&r, "group_switches"), sel ? 1u : 6u, "select %d", sel);
+        rig_free(&r);
+    }
+}
+
 Test(sched, two_level_timeout)
 {
     rig r;
@@ -221,22 +274,25 @@ Test(sched, two_level_empty_group_and_removal)
 /* idle(n) must leave the scheduler as n simulated idle cycles would. */
 Test(sched, two_level_idle_equals_simulated_cycles)
 {
-    for (int nofetch = 0; nofetch < 2; nofetch++) {
+    for (int mode = 0; mode < 6; mode++) {
+        bool nofetch = mode & 1;
+        core_2lev_select sel = mode & 2 ? CORE_2LEV_FETCHABLE : CORE_2LEV_NEXT;
+        bool mixed = mode & 4;   /* group 2 half on memory, half in flight */
         for (uint64_t n = 1; n < 12; n++) {
             rig a, b;
-            rig_init(&a, OPS("2lev"), 12, 4, nofetch, 0);
-            rig_init(&b, OPS("2lev"), 12, 4, nofetch, 0);
+            rig_init_sel(&a, OPS("2lev"), 12, 4, nofetch, 0, sel);
+            rig_init_sel(&b, OPS("2lev"), 12, 4, nofetch, 0, sel);
             /* group 1 in flight, groups 0 and 2 on memory: nothing ready */
             for (unsigned i = 0; i < 12; i++)
-                a.status[i] = b.status[i] = i / 4 == 1 ? WS_DEP : WS_MEM;
+                a.status[i] = b.status[i] = i / 4 == 1 || (mixed && i >= 10) ? WS_DEP : WS_MEM;
             cycle(&a, 0);
             cycle(&b, 0);
             for (uint64_t k = 1; k <= n; k++)
                 cycle(&a, k);
             sched_idle(&b.s, &b.v, n);
-            cr_expect_eq(sched_top_group(&a.s), sched_top_group(&b.s), "nofetch %d, n %lu", nofetch,
+            cr_expect_eq(sched_top_group(&a.s), sched_top_group(&b.s), "mode %d, n %lu", mode, (unsigned long)n);
+            cr_expect_eq(counter(&a, "group_switches"), counter(&b, "group_switches"), "mode %d, n %lu", mode,
                          (unsigned long)n);
-            cr_expect_eq(counter(&a, "group_switches"), counter(&b, "group_switches"), "nofetch %d, n %lu", nofetch, (unsigned long)n);
             rig_free(&a);
             rig_free(&b);
         }

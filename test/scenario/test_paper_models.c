@@ -72,6 +72,10 @@ Test(paper_models, lwm_paper_machine)
     cr_expect_eq(I("core.smem_bytes"), 128 * 1024);
     /* 2Lev: groups of 8 -> 32 / 8 = 4 fetch groups */
     cr_expect_eq(I("core.max_warps") / I("core.fetch_group"), 4);
+    /* [P] 3.2: switch when no warp of the group can be scheduled; the next
+     * group that can is selected (models/lwm.ini says why) */
+    cr_expect_str_eq(S("core.2lev_trigger"), "nofetch");
+    cr_expect_str_eq(S("core.2lev_select"), "fetchable");
     /* 64 sets x 4 ways x 128 B = 32 KB */
     cr_expect_eq(cache_bytes(c, "l1d"), 32 * 1024);
     cr_expect_eq(I("l1d.ways"), 4);
@@ -102,6 +106,7 @@ Test(paper_models, lwm_dissertation_chapter5)
     cr_expect_eq(cache_bytes(c, "l1d"), 128 * 1024);   /* 256 x 4 x 128 */
     cr_expect_eq(I("l1d.ways"), 4);
     cr_expect_str_eq(S("core.2lev_trigger"), "longlat");
+    cr_expect_str_eq(S("core.2lev_select"), "next");   /* [D] 4.3: prio[1:] + prio[:1] */
     cr_expect_eq(I("core.2lev_timeout"), 32768);
     cr_expect_str_eq(S("dram.sched"), "fcfs");
     cr_expect_str_eq(S("l2.enabled"), "false");
