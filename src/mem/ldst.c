@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "simtgrid/trace.h"
+#include "mem/dacache_ctl.h"
 #include "mem/iwc.h"
 #include "mem/ldst.h"
 
@@ -13,6 +14,7 @@ typedef struct ldst_inst {
     unsigned accesses, misses;
     uint8_t op;
     uint8_t flags;          /* the request's mem_flags (MEM_ROW_HINT goes below) */
+    uint8_t prio;           /* the warp's GTO priority in its scheduler (DaCache's FCW) */
     bool reply;
     int next_free;
 } ldst_inst;
@@ -79,6 +81,11 @@ struct ldst {
     uint64_t refused[CACHE_FAIL_COUNT];   /* accesses refused at least once, by first cause */
     uint64_t refused_all;
     stats_hist latency, round_trip;
+    /* DaCache's controller (l1d.replace = dacache), else NULL; the class and
+     * region of the load in the unit. */
+    dacache_ctl *dc;
+    uint8_t dc_class;
+    uint64_t fcw_sum, fcw_samples;
 };
 
 static void ldst_main(des_actor *self, void *data);
@@ -147,6 +154,21 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
             stats_counter(st, u->name, names[f], "accesses",
                           "accesses whose first refusal had this cause", &u->refused[f]);
     }
+    if (l1->enabled && l1->replace && ((const replace_ops *)l1->replace->ops)->place) {
+        u->dc = g_new(dacache_ctl, 1);
+        /* FCW starts at the region's warps: p + 1 = FCW x Width / N_set */
+        unsigned fcw = l1->dacache_locality * l1->sets / COALESCE_LANES;
+        dacache_ctl_init(u->dc, fcw, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
+                         l1->dacache_coherent);
+        if (st) {
+            stats_counter(st, u->l1name, "dacache_fcw_ups", "", "DaCache: FCW increments (Fig 4.3 step 2)",
+                          &u->dc->fcw.ups);
+            stats_counter(st, u->l1name, "dacache_fcw_downs", "", "DaCache: FCW decrements (Fig 4.3 step 6)",
+                          &u->dc->fcw.downs);
+            stats_counter(st, u->l1name, "dacache_vc_hits", "", "DaCache: victim-cache hits (a coherent PC found to have locality)",
+                          &u->dc->vc_hits);
+        }
+    }
     u->actor = des_actor_new(e, u->name, ldst_main, u);
     return u;
 }
@@ -194,6 +216,13 @@ void ldst_finish(ldst *u, des_time end)
         stats_derived(u->st, u->name, "mean_load_iwc", "accesses/set",
                       "mean intra-warp concentration of the loads (Wang Eq 3.1; 1 is ideal)",
                       n ? u->cst.iwc_sum / (double)n : 0.0);
+        if (u->dc) {
+            stats_derived(u->st, u->l1name, "dacache_fcw", "warps", "DaCache: FCW at the end",
+                          (double)u->dc->fcw.fcw);
+            stats_derived(u->st, u->l1name, "dacache_mean_fcw", "warps",
+                          "DaCache: mean FCW over the retired divergent loads",
+                          u->fcw_samples ? (double)u->fcw_sum / (double)u->fcw_samples : 0.0);
+        }
     }
 }
 
@@ -202,6 +231,7 @@ void ldst_free(ldst *u)
     if (!u)
         return;
     cache_free(u->l1);
+    g_free(u->dc);
     g_free(u->inst);
     g_free(u->atom);
     g_free(u->hits);
@@ -218,6 +248,13 @@ static void respond(ldst *u, uint32_t slot, des_time t)
     ldst_inst *in = &u->inst[slot];
     if (in->op == MEM_LOAD) {
         coalesce_count_mpli(&u->cst, &u->co, in->accesses, in->misses);
+        if (u->dc && u->dc->dynamic && coalesce_is_divergent(&u->co, in->accesses)) {
+            /* FCW's units are SM-wide warps: a priority stands for N_sched warps */
+            const cache_params *cp = cache_get_params(u->l1);
+            fcw_retire(&u->dc->fcw, in->prio * cp->dacache_schedulers, in->misses == 0);
+            u->fcw_sum += u->dc->fcw.fcw;
+            u->fcw_samples++;
+        }
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
         if (u->tr_load.t)
             trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
@@ -311,7 +348,10 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
-                      .flags = u->req.flags, .next_free = -1};
+                      .flags = u->req.flags, .prio = u->req.prio, .next_free = -1};
+    if (u->dc && u->req.op == MEM_LOAD)
+        u->dc_class = (uint8_t)dacache_ctl_classify(u->dc, u->req.pc, u->req.warp, u->req.prio, u->nacc,
+                                                    coalesce_is_divergent(&u->co, u->nacc));
     /* Every instruction is reported to the SM, a store too once all its
      * accesses are performed: with MEM_NO_REPLY the warp does not wait for
      * it, but its CTA ends only after that report (GPGPU-Sim's stores_done). */
@@ -328,6 +368,15 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     }
 }
 
+/* DaCache's victim cache: sample the victim, look a coherent miss up. */
+static void dacache_note(ldst *u, const cache_result *r, const cache_access *ca)
+{
+    if (r->evicted)
+        dacache_ctl_evicted(u->dc, r->victim, r->victim_warp, r->victim_pc);
+    if (ca->op == MEM_LOAD && r->outcome == CACHE_MISS && !coalesce_is_divergent(&u->co, u->nacc))
+        dacache_ctl_missed(u->dc, ca->addr, ca->pc);
+}
+
 /* One access through the L1 port. */
 static void issue_access(ldst *u, uint64_t c, des_time t)
 {
@@ -340,12 +389,17 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
                        .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
                        .flags = u->req.flags, .prio = u->req.prio,
+                       .dc_class = u->dc ? u->dc_class : 0,
+                       .dc_region = u->dc && u->dc->dynamic ? (uint8_t)MIN(u->dc->fcw.fcw * COALESCE_LANES /
+                                                         cache_get_params(u->l1)->sets + 1, 255u) : 0,
                        .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
                                                     cache_get_params(u->l1)->line_bytes)};
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
     u->stalled = false;
+    if (u->dc && r.outcome != CACHE_FAIL)
+        dacache_note(u, &r, &ca);
     if (r.outcome == CACHE_FAIL) {
         if (!u->cur_refused) {
             u->cur_refused = true;
@@ -431,6 +485,8 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
             u->fill_stalls++;
             return;
         }
+        if (u->dc && f.evicted)
+            dacache_ctl_evicted(u->dc, f.victim, f.victim_warp, f.victim_pc);
         u->changed = true;
     } else {
         complete_access(u, m->id, t);
