@@ -24,6 +24,7 @@
  * least 1. */
 #define FCW_C_MAX 256
 #define FCW_CNT_INIT 128
+#define FCW_INIT 4
 #define FCW_W_MAX 48
 #define FCW_MIN 1
 

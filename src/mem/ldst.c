@@ -4,6 +4,7 @@
 
 #include "simtgrid/trace.h"
 #include "mem/dacache_ctl.h"
+#include "mem/dlc.h"
 #include "mem/iwc.h"
 #include "mem/ldst.h"
 
@@ -15,6 +16,7 @@ typedef struct ldst_inst {
     uint8_t op;
     uint8_t flags;          /* the request's mem_flags (MEM_ROW_HINT goes below) */
     uint8_t prio;           /* the warp's GTO priority in its scheduler (DaCache's FCW) */
+    uint8_t gprio;          /* ... in the SM (OAWS's FCW) */
     bool reply;
     int next_free;
 } ldst_inst;
@@ -86,9 +88,13 @@ struct ldst {
     dacache_ctl *dc;
     uint8_t dc_class;
     uint64_t fcw_sum, fcw_samples;
+    /* What the SM's schedulers see (OAWS), or NULL; its FCW's training. */
+    mem_feedback *fb;
+    fcw_state fb_fcw;
 };
 
 static void ldst_main(des_actor *self, void *data);
+static void publish(ldst *u);
 
 ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params *l1,
                const coalesce_params *co, unsigned max_pending, ldst_route_fn route,
@@ -175,6 +181,13 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
 
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
 
+void ldst_set_feedback(ldst *u, mem_feedback *fb)
+{
+    u->fb = fb;
+    fcw_init(&u->fb_fcw, FCW_INIT);
+    publish(u);
+}
+
 des_actor *ldst_actor(ldst *u) { return u->actor; }
 
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out)
@@ -243,6 +256,25 @@ void ldst_free(ldst *u)
 
 /* ---- instruction bookkeeping ------------------------------------------- */
 
+/* The L1's state as the schedulers see it. */
+static void publish(ldst *u)
+{
+    if (!u->fb)
+        return;
+    u->fb->mshr_free = cache_mshr_free(u->l1);
+    u->fb->port_free = cache_missq_room(u->l1);
+    u->fb->fcw = u->fb_fcw.fcw;
+}
+
+/* The instruction in the unit has all its accesses through the L1: OAWS's
+ * prediction for it leaves Miss_inflight. */
+static void retire(ldst *u)
+{
+    u->busy = false;
+    if (u->fb)
+        u->fb->miss_inflight -= u->req.pred;
+}
+
 static void respond(ldst *u, uint32_t slot, des_time t)
 {
     ldst_inst *in = &u->inst[slot];
@@ -255,6 +287,8 @@ static void respond(ldst *u, uint32_t slot, des_time t)
             u->fcw_sum += u->dc->fcw.fcw;
             u->fcw_samples++;
         }
+        if (u->fb && coalesce_is_divergent(&u->co, in->accesses))
+            fcw_retire(&u->fb_fcw, in->gprio, in->misses == 0);
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
         if (u->tr_load.t)
             trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
@@ -348,7 +382,9 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
-                      .flags = u->req.flags, .prio = u->req.prio, .next_free = -1};
+                      .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1};
+    if (u->fb && u->req.op == MEM_LOAD && coalesce_is_divergent(&u->co, u->nacc))
+        dlc_coalesced(u->fb, u->req.pc, u->nacc);
     if (u->dc && u->req.op == MEM_LOAD)
         u->dc_class = (uint8_t)dacache_ctl_classify(u->dc, u->req.pc, u->req.warp, u->req.prio, u->nacc,
                                                     coalesce_is_divergent(&u->co, u->nacc));
@@ -362,7 +398,7 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->busy = true;
     u->cur_refused = false;
     if (u->nacc == 0) {
-        u->busy = false;
+        retire(u);
         in->remaining = 1;
         complete_access(u, slot, t);
     }
@@ -426,10 +462,13 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
             complete_access(u, u->cur, t);
     } else if (r.outcome == CACHE_HIT)
         push_hit(u, r.ready, u->cur);
-    else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED)
+    else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
         u->inst[u->cur].misses++;       /* completes on its fill or reply */
+        if (u->fb && u->req.op == MEM_LOAD)
+            dlc_missed(u->fb, u->req.pc);
+    }
     if (++u->next == u->nacc)
-        u->busy = false;
+        retire(u);
     else
         u->stall_coal++;
 }
@@ -538,6 +577,7 @@ static void ldst_main(des_actor *self, void *data)
         if (u->busy && (!u->stalled || u->changed))
             issue_access(u, c, t);
         des_count_events(u->engine, 1);
+        publish(u);
 
         /* The next cycle with work, else sleep until a port wakes us. */
         bool again = (u->busy && !u->stalled) || des_port_next(u->up) <= t ||
