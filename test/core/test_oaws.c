@@ -8,6 +8,7 @@
 
 #include "simtgrid/core.h"
 #include "simtgrid/memfeedback.h"
+#include "simtgrid/stats.h"
 #include "core/warp_sched.h"
 
 #define OPS(name) ((const sched_ops *)core_policy("core.scheduler", name)->ops)
@@ -163,5 +164,43 @@ Test(swl, only_the_oldest_issue)
     r.status[0] = WS_GONE;
     r.status[1] = WS_MEM;
     cr_expect_eq(sched_pick(&r.s, &r.v, 2), 2);
+    sched_free(&r.s);
+}
+
+/* MASCAR: with 2 free MSHRs and 8 port slots the memory system is not
+ * saturated and memory goes first: warp 1's load before warp 0's ALU
+ * instruction. At 1 free MSHR it is saturated: the owner is the oldest READY
+ * warp with a memory instruction, warp 1; with warp 1 waiting, warp 2's load
+ * may not issue and warp 0's ALU instruction does. 1 free port slot (MSHRs
+ * plenty) is saturated too; 2 and 2 leave saturation, and warp 2's load goes
+ * first again. */
+Test(mascar, saturation_thresholds_and_owner)
+{
+    rig r;
+    rig_init(&r, "mascar", 50, 48);
+    set_load(&r, 1, 200, 32);
+    set_load(&r, 2, 100, 32);
+    r.status[3] = WS_MEM;
+    r.fb.mshr_free = 2;
+    r.fb.port_free = 8;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 0), 1);
+    r.fb.mshr_free = 1;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 1), 1, "saturated: the owner's load");
+    r.status[1] = WS_MEM;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 2), 0, "saturated: not warp 2's load");
+    r.fb.mshr_free = 10;
+    r.fb.port_free = 1;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 3), 0, "saturated by the port");
+    r.fb.port_free = 2;
+    r.fb.mshr_free = 2;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 4), 2, "not saturated: memory first");
+    stats *st = stats_new();
+    sched_register_stats(&r.s, st, "q");
+    uint64_t n = 0;
+    cr_assert(stats_get_counter(st, "q", "saturations", &n));
+    cr_expect_eq(n, 1, "one saturation period (cycles 1-3)");
+    cr_assert(stats_get_counter(st, "q", "saturated_picks", &n));
+    cr_expect_eq(n, 3);
+    stats_free(st);
     sched_free(&r.s);
 }
