@@ -24,6 +24,13 @@ typedef struct mem_dlc_entry {
     uint64_t used;
 } mem_dlc_entry;
 
+/* CCWS's victim tag arrays (Rogers et al., MICRO 2012, as the thesis
+ * configures them): per warp slot, 16 entries, 8-way (2 sets), FIFO within
+ * a set [assumption]. */
+#define MEM_VTA_WARPS 64
+#define MEM_VTA_SETS 2
+#define MEM_VTA_WAYS 8
+
 typedef struct mem_feedback {
     unsigned mshr_free;        /* Avail_mshr: free L1D MSHR entries */
     unsigned port_free;        /* free memory-port (miss queue) slots */
@@ -31,6 +38,12 @@ typedef struct mem_feedback {
     unsigned fcw;              /* OAWS's fully cached warps (SM-wide, Fig 4.3's training) */
     mem_dlc_entry dlc[MEM_DLC_ENTRIES];
     uint64_t dlc_clock;
+    /* CCWS: the lines each warp slot's misses brought in and lost to
+     * eviction, and per warp slot the misses that found their line there
+     * (lost intra-warp locality) */
+    uint64_t vta[MEM_VTA_WARPS][MEM_VTA_SETS][MEM_VTA_WAYS];
+    uint8_t vta_next[MEM_VTA_WARPS][MEM_VTA_SETS];
+    uint32_t vta_hits[MEM_VTA_WARPS];
 } mem_feedback;
 
 /* The DLC entry of `pc`, or NULL (not a divergent load as far as seen). */

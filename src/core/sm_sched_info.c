@@ -23,5 +23,5 @@ void sm_sched_next(const void *host, unsigned id, sched_next *out)
     *out = (sched_next){.load = in->cls == ISA_CLASS_LD_GLOBAL && in->cache != ISA_CACHE_CG,
                         .store = in->cls == ISA_CLASS_ST_GLOBAL, .pc = w->pc,
                         .threads = (unsigned)__builtin_popcount(w->active),
-                        .sm_rank = sm_global_rank(s, id)};
+                        .sm_rank = sm_global_rank(s, id), .warp = w->hw};
 }

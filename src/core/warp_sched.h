@@ -39,6 +39,7 @@ typedef struct sched_next {
     uint32_t pc;
     unsigned threads;          /* active threads (OAWS's Div_pred) */
     unsigned sm_rank;          /* GTO age rank among all the SM's warps, 0 = oldest */
+    unsigned warp;             /* its hardware warp slot (the LD/ST unit's warp id) */
 } sched_next;
 
 struct mem_feedback;

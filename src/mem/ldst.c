@@ -436,6 +436,10 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     u->stalled = false;
     if (u->dc && r.outcome != CACHE_FAIL)
         dacache_note(u, &r, &ca);
+    if (u->fb && r.evicted)
+        vta_evicted(u->fb, r.victim_warp, r.victim);
+    if (u->fb && u->req.op == MEM_LOAD && r.outcome == CACHE_MISS)
+        vta_missed(u->fb, u->req.warp, a->line);
     if (r.outcome == CACHE_FAIL) {
         if (!u->cur_refused) {
             u->cur_refused = true;
@@ -526,6 +530,8 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
         }
         if (u->dc && f.evicted)
             dacache_ctl_evicted(u->dc, f.victim, f.victim_warp, f.victim_pc);
+        if (u->fb && f.evicted)
+            vta_evicted(u->fb, f.victim_warp, f.victim);
         u->changed = true;
     } else {
         complete_access(u, m->id, t);

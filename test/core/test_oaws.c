@@ -204,3 +204,41 @@ Test(mascar, saturation_thresholds_and_owner)
     stats_free(st);
     sched_free(&r.s);
 }
+
+/* CCWS (K_THROTTLE 8, base score 100): 4 warps, cutoff 4 x 100 = 400. After
+ * 10 instructions, one victim-tag hit of warp 2 adds LLDS = 8 x (1 / 10) x
+ * 400 = 320: warp 2 scores 420 and goes first. With warp 2 waiting, the
+ * loads of warps 0, 1 and 3 stack on its 420 (520 > 400): all held back;
+ * warp 1's ALU instruction may issue. 120 cycles later warp 2 scores 300:
+ * warp 0 (oldest of the 100s) fits (300 + 100 = 400), warp 3 does not
+ * (300 + 100 + 100 + 100: the waiting warps' scores stack too). 200 skipped cycles bring warp 2 back to the base
+ * score: every load fits again. */
+Test(ccws, scores_and_throttling_on_victim_hits)
+{
+    rig r;
+    rig_init(&r, "ccws", 50, 48);
+    for (unsigned i = 0; i < N; i++) {
+        set_load(&r, i, 300 + i, 32);
+        r.next[i].warp = i;
+    }
+    r.next[2].load = false;
+    for (unsigned i = 0; i < 10; i++)
+        sched_issued(&r.s, &r.v, 3, i);
+    r.s.last = -1;
+    r.fb.vta_hits[2] = 1;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 10), 2);
+    r.status[2] = WS_MEM;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 11), -1);
+    r.next[1].load = false;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 12), 1);
+    for (unsigned k = 0; k < 120; k++)
+        sched_cycle_end(&r.s, &r.v, 13 + k);
+    r.next[1].load = true;
+    r.status[1] = WS_MEM;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 134), 0);
+    r.status[0] = WS_MEM;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 135), -1, "warp 3: 300 + 100 + 100 + 100 > 400");
+    sched_idle(&r.s, &r.v, 200);
+    cr_expect_eq(sched_pick(&r.s, &r.v, 336), 3);
+    sched_free(&r.s);
+}
