@@ -60,6 +60,8 @@ typedef struct core_params {
     core_2lev_trigger two_level_trigger;
     core_2lev_select two_level_select;
     uint64_t two_level_timeout;    /* 0 = off */
+    unsigned oaws_smr;             /* oaws-static: predicted miss rate of a divergent load, percent */
+    unsigned swl_limit;            /* swl: warps per scheduler allowed to issue */
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;
     const policy *reconv;          /* core.reconv's row: ops are a reconv_ops */
@@ -102,6 +104,10 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in);
  * ideal memory does not): a CTA then ends only after its stores have, as a
  * GPGPU-Sim warp is not done before its stores are (stores_done). */
 void sm_expect_store_acks(sm *s);
+/* The LD/ST unit's state for memory-aware schedulers (OAWS; shared with the
+ * unit, simtgrid/memfeedback.h); none by default. */
+struct mem_feedback;
+void sm_set_feedback(sm *s, struct mem_feedback *fb);
 /* Most responses the SM can have outstanding: size the response port so. */
 unsigned sm_max_outstanding(const sm *s);
 /* A functional error met by a warp (shared memory out of bounds), or NULL. */

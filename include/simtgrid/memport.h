@@ -34,6 +34,8 @@ typedef struct warp_mem_req {
     uint8_t flags;                /* enum mem_flags */
     uint8_t prio;                 /* GTO age rank of the warp in its scheduler, 0 = oldest (DaCache) */
     uint32_t pc;                  /* instruction index, for per-PC statistics */
+    uint8_t gprio;                /* GTO age rank of the warp in the SM, 0 = oldest (OAWS's FCW) */
+    uint8_t pred;                 /* OAWS: misses predicted at issue (simtgrid/memfeedback.h) */
 } warp_mem_req;
 
 typedef struct warp_mem_resp {

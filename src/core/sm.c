@@ -183,7 +183,9 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     memset(s->status, WS_GONE, s->nent_cap);
     s->age = g_new0(uint64_t, s->nent_cap);
     s->slot = g_new0(uint32_t, s->nent_cap);
-    s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot};
+    s->pred = g_new0(uint8_t, s->nent_cap);
+    s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot, .host = s,
+                           .next = sm_sched_next, .pred = s->pred};
     s->hw = g_new0(sm_hw, p->max_warps);
     s->hw_epoch = g_new0(uint64_t, p->max_warps);
     s->cta = g_new0(sm_cta, p->max_ctas);
@@ -232,6 +234,12 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in)
 
 void sm_expect_store_acks(sm *s) { s->store_acks = true; }
 
+void sm_set_feedback(sm *s, mem_feedback *fb)
+{
+    s->fb = fb;
+    s->view.mem = fb;
+}
+
 void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out)
 {
     s->cta_in = cta_in;
@@ -267,6 +275,7 @@ void sm_free(sm *s)
     g_free(s->hw_epoch);
     g_free(s->slot);
     g_free(s->age);
+    g_free(s->pred);
     g_free(s->status);
     g_free(s->free_ent);
     g_free(s->ent);

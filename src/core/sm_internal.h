@@ -15,6 +15,7 @@
 
 #include "simtgrid/atrace.h"
 #include "simtgrid/core.h"
+#include "simtgrid/memfeedback.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/trace.h"
 #include "core/cta_msg.h"
@@ -140,6 +141,8 @@ struct sm {
     uint64_t *age;
     uint32_t *slot;             /* scheduler-local warp slot */
     sched_view view;
+    uint8_t *pred;              /* per entity: OAWS's predicted misses of its next load */
+    mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
 
     sm_hw *hw;                  /* max_warps */
@@ -339,6 +342,10 @@ static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
         return atrace_inst(w->trace, w->pc);
     return isa_program_inst(sm_prog_of(s, e), w->pc);
 }
+
+/* sm_sched_info.c: what memory-aware schedulers see of an entity */
+void sm_sched_next(const void *host, unsigned id, sched_next *out);
+unsigned sm_global_rank(const sm *s, unsigned e);
 
 /* sm_cta.c */
 /* The CTA warp index of hw slot `hw` (a CTA's warps are set up in order;

@@ -317,6 +317,12 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
     int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
     r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
+    if (s->fb) {   /* OAWS: the SM-wide rank trains FCW; the prediction is in flight */
+        unsigned g = sm_global_rank(s, e);
+        r.gprio = (uint8_t)(g > 255 ? 255 : g);
+        r.pred = s->pred[e];
+        s->fb->miss_inflight += r.pred;
+    }
     s->mem_requests++;
     send_or_queue(s, &r, send_at, k);
 }

@@ -32,10 +32,30 @@ enum warp_status {
     WS_GONE,      /* no such entity (finished or never created) */
 };
 
+/* The instruction an entity would issue next, as memory-aware policies
+ * (OAWS, MASCAR) see it. */
+typedef struct sched_next {
+    bool load, store;          /* a global load (not L2-only) / a global store */
+    uint32_t pc;
+    unsigned threads;          /* active threads (OAWS's Div_pred) */
+    unsigned sm_rank;          /* GTO age rank among all the SM's warps, 0 = oldest */
+    unsigned warp;             /* its hardware warp slot (the LD/ST unit's warp id) */
+} sched_next;
+
+struct mem_feedback;
+
 typedef struct sched_view {
     const uint8_t *status;     /* per entity id: enum warp_status */
     const uint64_t *age;       /* per entity id: dispatch order, smaller = older */
     const uint32_t *slot;      /* per entity id: the scheduler-local warp slot (fetch groups) */
+    /* Memory-aware policies only (NULL when the host has none): the next
+     * instruction of an entity; the LD/ST unit's state (simtgrid/
+     * memfeedback.h); per entity, the misses predicted for the load it
+     * issues, which the SM adds to mem->miss_inflight and sends with it. */
+    const void *host;
+    void (*next)(const void *host, unsigned id, sched_next *out);
+    const struct mem_feedback *mem;
+    uint8_t *pred;
 } sched_view;
 
 typedef struct sched sched;

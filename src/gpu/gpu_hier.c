@@ -27,6 +27,7 @@ struct gpu_hier {
     xbar_params xp;
     unsigned parts, slices;   /* partitions, slices per partition */
     ldst **units;
+    mem_feedback *fb;         /* per SM: its LD/ST unit's state for its schedulers (OAWS) */
     l2slice **l2;
     dram_block **dram;
     xbar *req, *rep;
@@ -96,6 +97,7 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
     }
 
     h->units = g_new0(ldst *, g->nsms);
+    h->fb = g_new0(mem_feedback, g->nsms);
     for (unsigned i = 0; i < g->nsms; i++) {
         char name[32];
         snprintf(name, sizeof name, "sm%u", i);
@@ -111,6 +113,8 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
                                    sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
+        ldst_set_feedback(u, &h->fb[i]);
+        sm_set_feedback(g->sms[i], &h->fb[i]);
         ldst_connect_sm(u, q, r);
         if (h->clusters) {
             noc_cluster *cl = h->clusters[i / k];
@@ -243,6 +247,7 @@ void gpu_hier_free(gpu_hier *h)
             noc_cluster_free(h->clusters[c]);
     g_free(h->clusters);
     g_free(h->units);
+    g_free(h->fb);
     g_free(h->l2);
     g_free(h->dram);
     g_free(h);

@@ -30,7 +30,8 @@ cache *cache_new(const cache_params *p)
     replace_params rp = {.ops = p->replace->ops, .insert_pos = p->insert_pos,
                          .promote_by = p->promote_by, .rrip_bits = p->rrip_bits,
                          .locality_ways = p->dacache_locality, .schedulers = p->dacache_schedulers,
-                         .dacache_promote = p->dacache_promote_by, .stall = p->dacache_stall};
+                         .dacache_promote = p->dacache_promote_by, .stall = p->dacache_stall,
+                         .constrained = p->dacache_constrained};
     c->repl = replace_new(&rp, p->sets, p->ways);
     c->mshr = mshr_new(p->mshr_entries, p->mshr_merge);
     c->q = calloc(p->miss_queue, sizeof *c->q);

@@ -49,6 +49,10 @@ typedef enum cache_bypass_policy {
     CACHE_BYPASS_NO_VICTIM, /* a load with no replaceable line goes down uncached */
 } cache_bypass_policy;
 
+typedef enum cache_dacache_partition {
+    CACHE_DACACHE_DYNAMIC = 0,  /* FCW trained by fully cached divergent loads (Fig 4.3) */
+    CACHE_DACACHE_STATIC,       /* the locality region stays dacache_locality ways */
+} cache_dacache_partition;
 typedef struct cache_params {
     bool enabled;
     unsigned sets, ways, line_bytes, sector_bytes, hit_latency;
@@ -57,7 +61,8 @@ typedef struct cache_params {
     const policy *replace;     /* replace_ops row */
     unsigned insert_pos, promote_by, rrip_bits;
     unsigned dacache_locality, dacache_schedulers, dacache_promote_by;  /* replace=dacache */
-    bool dacache_stall;
+    bool dacache_stall, dacache_constrained, dacache_coherent;
+    cache_dacache_partition dacache_partition;
     cache_alloc_policy alloc;
     cache_write_policy write;
     unsigned mshr_entries, mshr_merge, miss_queue;
@@ -116,6 +121,8 @@ typedef struct cache_access {
     uint8_t insert_pos;
     uint8_t victim_floor;  /* lru/dip: victims only at stack positions >= this */
     uint8_t prio;          /* issuing warp's GTO priority in its scheduler (dacache) */
+    uint8_t dc_class;      /* dacache: enum dacache_class of the load (0: Eq 4.1 only) */
+    uint8_t dc_region;     /* dacache: locality region in ways + 1 (0: dacache_locality) */
     uint32_t seg32;        /* the 32-B segments of the line it needs (bit i: bytes 32i..);
                             * a shrunk bypass asks only these; 0 = all of `sectors` */
 } cache_access;

@@ -106,7 +106,8 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
     replace_place pl = {.pos = insert_pos_of(c, a), .floor = a->victim_floor};
     bool shrink = c->repl->ops->place != NULL;
     if (shrink)
-        pl = c->repl->ops->place(c->repl, a->prio);
+        pl = c->repl->ops->place(c->repl, &(replace_hint){.prio = a->prio, .cls = a->dc_class,
+                                                          .region = a->dc_region});
     int victim = -1;
     if (way < 0 && c->p.alloc == CACHE_ALLOC_ON_MISS) {
         victim = cache_choose_victim(c, r.set, pl.floor);

@@ -12,6 +12,8 @@
 static const char *const alloc_names[] = {[CACHE_ALLOC_ON_MISS] = "on_miss", [CACHE_ALLOC_ON_FILL] = "on_fill", NULL};
 static const char *const write_names[] = {[CACHE_WRITE_EVICT] = "evict", [CACHE_WRITE_THROUGH] = "through",
                                           [CACHE_WRITE_BACK] = "back", NULL};
+static const char *const partition_names[] = {[CACHE_DACACHE_DYNAMIC] = "dynamic",
+                                              [CACHE_DACACHE_STATIC] = "static", NULL};
 static const char *const bypass_names[] = {[CACHE_BYPASS_NEVER] = "never",
                                            [CACHE_BYPASS_NO_VICTIM] = "no_victim", NULL};
 
@@ -28,6 +30,8 @@ static const param_bind binds[] = {
     F(rrip_bits, PF_UNSIGNED),
     F(dacache_locality, PF_UNSIGNED), F(dacache_schedulers, PF_UNSIGNED),
     F(dacache_promote_by, PF_UNSIGNED), F(dacache_stall, PF_BOOL),
+    F(dacache_constrained, PF_BOOL), F(dacache_coherent, PF_BOOL),
+    PB_ENUM(cache_params, "dacache_partition", dacache_partition, partition_names),
     PB_ENUM(cache_params, "alloc", alloc, alloc_names),
     PB_ENUM(cache_params, "write", write, write_names),
     F(mshr_entries, PF_UNSIGNED), F(mshr_merge, PF_UNSIGNED),

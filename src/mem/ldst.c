@@ -3,6 +3,8 @@
 #include <math.h>
 
 #include "simtgrid/trace.h"
+#include "mem/dacache_ctl.h"
+#include "mem/dlc.h"
 #include "mem/iwc.h"
 #include "mem/ldst.h"
 
@@ -13,6 +15,8 @@ typedef struct ldst_inst {
     unsigned accesses, misses;
     uint8_t op;
     uint8_t flags;          /* the request's mem_flags (MEM_ROW_HINT goes below) */
+    uint8_t prio;           /* the warp's GTO priority in its scheduler (DaCache's FCW) */
+    uint8_t gprio;          /* ... in the SM (OAWS's FCW) */
     bool reply;
     int next_free;
 } ldst_inst;
@@ -79,9 +83,18 @@ struct ldst {
     uint64_t refused[CACHE_FAIL_COUNT];   /* accesses refused at least once, by first cause */
     uint64_t refused_all;
     stats_hist latency, round_trip;
+    /* DaCache's controller (l1d.replace = dacache), else NULL; the class and
+     * region of the load in the unit. */
+    dacache_ctl *dc;
+    uint8_t dc_class;
+    uint64_t fcw_sum, fcw_samples;
+    /* What the SM's schedulers see (OAWS), or NULL; its FCW's training. */
+    mem_feedback *fb;
+    fcw_state fb_fcw;
 };
 
 static void ldst_main(des_actor *self, void *data);
+static void publish(ldst *u);
 
 ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params *l1,
                const coalesce_params *co, unsigned max_pending, ldst_route_fn route,
@@ -147,11 +160,33 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
             stats_counter(st, u->name, names[f], "accesses",
                           "accesses whose first refusal had this cause", &u->refused[f]);
     }
+    if (l1->enabled && l1->replace && ((const replace_ops *)l1->replace->ops)->place) {
+        u->dc = g_new(dacache_ctl, 1);
+        /* FCW starts at the region's warps: p + 1 = FCW x Width / N_set */
+        unsigned fcw = l1->dacache_locality * l1->sets / COALESCE_LANES;
+        dacache_ctl_init(u->dc, fcw, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
+                         l1->dacache_coherent);
+        if (st) {
+            stats_counter(st, u->l1name, "dacache_fcw_ups", "", "DaCache: FCW increments (Fig 4.3 step 2)",
+                          &u->dc->fcw.ups);
+            stats_counter(st, u->l1name, "dacache_fcw_downs", "", "DaCache: FCW decrements (Fig 4.3 step 6)",
+                          &u->dc->fcw.downs);
+            stats_counter(st, u->l1name, "dacache_vc_hits", "", "DaCache: victim-cache hits (a coherent PC found to have locality)",
+                          &u->dc->vc_hits);
+        }
+    }
     u->actor = des_actor_new(e, u->name, ldst_main, u);
     return u;
 }
 
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
+
+void ldst_set_feedback(ldst *u, mem_feedback *fb)
+{
+    u->fb = fb;
+    fcw_init(&u->fb_fcw, FCW_INIT);
+    publish(u);
+}
 
 des_actor *ldst_actor(ldst *u) { return u->actor; }
 
@@ -194,6 +229,13 @@ void ldst_finish(ldst *u, des_time end)
         stats_derived(u->st, u->name, "mean_load_iwc", "accesses/set",
                       "mean intra-warp concentration of the loads (Wang Eq 3.1; 1 is ideal)",
                       n ? u->cst.iwc_sum / (double)n : 0.0);
+        if (u->dc) {
+            stats_derived(u->st, u->l1name, "dacache_fcw", "warps", "DaCache: FCW at the end",
+                          (double)u->dc->fcw.fcw);
+            stats_derived(u->st, u->l1name, "dacache_mean_fcw", "warps",
+                          "DaCache: mean FCW over the retired divergent loads",
+                          u->fcw_samples ? (double)u->fcw_sum / (double)u->fcw_samples : 0.0);
+        }
     }
 }
 
@@ -202,6 +244,7 @@ void ldst_free(ldst *u)
     if (!u)
         return;
     cache_free(u->l1);
+    g_free(u->dc);
     g_free(u->inst);
     g_free(u->atom);
     g_free(u->hits);
@@ -213,11 +256,39 @@ void ldst_free(ldst *u)
 
 /* ---- instruction bookkeeping ------------------------------------------- */
 
+/* The L1's state as the schedulers see it. */
+static void publish(ldst *u)
+{
+    if (!u->fb)
+        return;
+    u->fb->mshr_free = cache_mshr_free(u->l1);
+    u->fb->port_free = cache_missq_room(u->l1);
+    u->fb->fcw = u->fb_fcw.fcw;
+}
+
+/* The instruction in the unit has all its accesses through the L1: OAWS's
+ * prediction for it leaves Miss_inflight. */
+static void retire(ldst *u)
+{
+    u->busy = false;
+    if (u->fb)
+        u->fb->miss_inflight -= u->req.pred;
+}
+
 static void respond(ldst *u, uint32_t slot, des_time t)
 {
     ldst_inst *in = &u->inst[slot];
     if (in->op == MEM_LOAD) {
         coalesce_count_mpli(&u->cst, &u->co, in->accesses, in->misses);
+        if (u->dc && u->dc->dynamic && coalesce_is_divergent(&u->co, in->accesses)) {
+            /* FCW's units are SM-wide warps: a priority stands for N_sched warps */
+            const cache_params *cp = cache_get_params(u->l1);
+            fcw_retire(&u->dc->fcw, in->prio * cp->dacache_schedulers, in->misses == 0);
+            u->fcw_sum += u->dc->fcw.fcw;
+            u->fcw_samples++;
+        }
+        if (u->fb && coalesce_is_divergent(&u->co, in->accesses))
+            fcw_retire(&u->fb_fcw, in->gprio, in->misses == 0);
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
         if (u->tr_load.t)
             trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
@@ -311,7 +382,12 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
-                      .flags = u->req.flags, .next_free = -1};
+                      .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1};
+    if (u->fb && u->req.op == MEM_LOAD && coalesce_is_divergent(&u->co, u->nacc))
+        dlc_coalesced(u->fb, u->req.pc, u->nacc);
+    if (u->dc && u->req.op == MEM_LOAD)
+        u->dc_class = (uint8_t)dacache_ctl_classify(u->dc, u->req.pc, u->req.warp, u->req.prio, u->nacc,
+                                                    coalesce_is_divergent(&u->co, u->nacc));
     /* Every instruction is reported to the SM, a store too once all its
      * accesses are performed: with MEM_NO_REPLY the warp does not wait for
      * it, but its CTA ends only after that report (GPGPU-Sim's stores_done). */
@@ -322,10 +398,19 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->busy = true;
     u->cur_refused = false;
     if (u->nacc == 0) {
-        u->busy = false;
+        retire(u);
         in->remaining = 1;
         complete_access(u, slot, t);
     }
+}
+
+/* DaCache's victim cache: sample the victim, look a coherent miss up. */
+static void dacache_note(ldst *u, const cache_result *r, const cache_access *ca)
+{
+    if (r->evicted)
+        dacache_ctl_evicted(u->dc, r->victim, r->victim_warp, r->victim_pc);
+    if (ca->op == MEM_LOAD && r->outcome == CACHE_MISS && !coalesce_is_divergent(&u->co, u->nacc))
+        dacache_ctl_missed(u->dc, ca->addr, ca->pc);
 }
 
 /* One access through the L1 port. */
@@ -340,12 +425,21 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
                        .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
                        .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
                        .flags = u->req.flags, .prio = u->req.prio,
+                       .dc_class = u->dc ? u->dc_class : 0,
+                       .dc_region = u->dc && u->dc->dynamic ? (uint8_t)MIN(u->dc->fcw.fcw * COALESCE_LANES /
+                                                         cache_get_params(u->l1)->sets + 1, 255u) : 0,
                        .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
                                                     cache_get_params(u->l1)->line_bytes)};
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
     u->stalled = false;
+    if (u->dc && r.outcome != CACHE_FAIL)
+        dacache_note(u, &r, &ca);
+    if (u->fb && r.evicted)
+        vta_evicted(u->fb, r.victim_warp, r.victim);
+    if (u->fb && u->req.op == MEM_LOAD && r.outcome == CACHE_MISS)
+        vta_missed(u->fb, u->req.warp, a->line);
     if (r.outcome == CACHE_FAIL) {
         if (!u->cur_refused) {
             u->cur_refused = true;
@@ -372,10 +466,13 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
             complete_access(u, u->cur, t);
     } else if (r.outcome == CACHE_HIT)
         push_hit(u, r.ready, u->cur);
-    else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED)
+    else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
         u->inst[u->cur].misses++;       /* completes on its fill or reply */
+        if (u->fb && u->req.op == MEM_LOAD)
+            dlc_missed(u->fb, u->req.pc);
+    }
     if (++u->next == u->nacc)
-        u->busy = false;
+        retire(u);
     else
         u->stall_coal++;
 }
@@ -431,6 +528,10 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
             u->fill_stalls++;
             return;
         }
+        if (u->dc && f.evicted)
+            dacache_ctl_evicted(u->dc, f.victim, f.victim_warp, f.victim_pc);
+        if (u->fb && f.evicted)
+            vta_evicted(u->fb, f.victim_warp, f.victim);
         u->changed = true;
     } else {
         complete_access(u, m->id, t);
@@ -482,6 +583,7 @@ static void ldst_main(des_actor *self, void *data)
         if (u->busy && (!u->stalled || u->changed))
             issue_access(u, c, t);
         des_count_events(u->engine, 1);
+        publish(u);
 
         /* The next cycle with work, else sleep until a port wakes us. */
         bool again = (u->busy && !u->stalled) || des_port_next(u->up) <= t ||

@@ -23,6 +23,7 @@
 #include "mem/coalesce.h"
 #include "simtgrid/des.h"
 #include "simtgrid/mempkt.h"
+#include "simtgrid/memfeedback.h"
 #include "simtgrid/memport.h"
 
 /* Where a line goes: crossbar output (L2 slice) of an address. */
@@ -40,6 +41,9 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
  * core cycles (the lanes go through one by one; default 32: one cycle). */
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle);
 des_actor *ldst_actor(ldst *u);
+/* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
+ * SM: sm_set_feedback). */
+void ldst_set_feedback(ldst *u, mem_feedback *fb);
 /* The SM side: requests in (sender: the SM) and responses out (receiver). */
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out);
 /* The memory side: requests down (to the request crossbar) and replies up. */

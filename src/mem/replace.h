@@ -23,7 +23,8 @@
  * constrained replacement: victims only from the thrashing region); -1 when
  * no line qualifies ("every line of the set reserved").
  *   dacache  Wang's DaCache (replace_dacache.c): the LRU stack with gauged
- *         insertion and victim floor from the warp priority (place hook).
+ *         insertion and victim floor from the warp priority, the load's
+ *         class and the dynamic region (place hook; dacache_ctl.c).
  * A new policy (DaCache's partitioning, SHiP...) is a replace_ops in its own
  * file plus one line in src/mem/registry.def; docs/cache.md describes the
  * hooks. */
@@ -48,6 +49,7 @@ typedef struct replace_params {
     unsigned schedulers;      /* warp schedulers per SM (N_sched of Eq 4.1) */
     unsigned dacache_promote; /* positions a hit moves toward MRU (N); 0 = to MRU */
     bool stall;               /* DaCache-Stall: replay instead of bypassing */
+    bool constrained;         /* victims only outside the locality region (false: DaCache-Uncon) */
 } replace_params;
 
 /* A per-access placement (DaCache): where the line goes and which lines may
@@ -57,6 +59,14 @@ typedef struct replace_place {
     unsigned floor;      /* victims only at stack positions >= floor */
     bool bypass;         /* no victim at or below the floor: bypass, shrunk (else replay) */
 } replace_place;
+
+/* What a placement is computed from (dacache): the issuing warp's GTO
+ * priority in its scheduler, the load's class (enum dacache_class of
+ * dacache_ctl.h: 0 = plain Eq 4.1) and the dynamic locality region in ways
+ * plus one (0: the parameter's). */
+typedef struct replace_hint {
+    unsigned prio, cls, region;
+} replace_hint;
 
 typedef struct replace replace;
 
@@ -72,9 +82,9 @@ struct replace_ops {
     int (*victim)(replace *r, unsigned set, uint64_t allowed, uint64_t empty, unsigned min_pos);
     /* A miss in `set` (set dueling counts leader-set misses); may be NULL. */
     void (*miss)(replace *r, unsigned set);
-    /* The placement of a load of a warp of GTO priority `prio` (0 = oldest
-     * in its scheduler); NULL: the access's own hints apply. */
-    replace_place (*place)(const replace *r, unsigned prio);
+    /* The placement of a load (priority 0 = oldest warp of its scheduler);
+     * NULL: the access's own hints apply. */
+    replace_place (*place)(const replace *r, const replace_hint *h);
 };
 
 struct replace {

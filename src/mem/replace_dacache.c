@@ -13,21 +13,40 @@
  *       region p+1..ways-1 the load bypasses the L1D, its request shrunk to
  *       the 32-B segments it needs (default), or replays (DaCache-Stall).
  *       locality_ways = p+1; F = 0.5 gives p = 3.
- * Coherent-load prioritisation (victim cache, CLP) and the dynamic FCW
- * partitioning are not modelled here (docs/cache.md). */
+ * The placement's class and the dynamic region come with each access from
+ * the LD/ST unit's controller (dacache_ctl.c: coherent-load prioritisation,
+ * FCW partitioning); without them (class 0) every line is placed by Eq 4.1.
+ * DaCache-Uncon (constrained = false): victims anywhere, no bypass. */
 #include "mem/replace.h"
 
 #define DACACHE_WIDTH 32  /* Eq 4.1's Width: the warp width the thesis uses */
 
-static replace_place dacache_place(const replace *r, unsigned prio)
+/* Classes of dacache_ctl.h's enum dacache_class (the controller's view of
+ * the load; kept numeric here so the stack needs no controller). */
+enum { GAUGED, DIVERGENT, TO_MRU, TO_LRU };
+
+static replace_place dacache_place(const replace *r, const replace_hint *h)
 {
+    unsigned lru = r->ways - 1;
+    /* the locality region, p + 1 ways; the floor leaves at least one way
+     * replaceable when dynamic partitioning grows it past the set
+     * [assumption: the thesis does not bound p by Asso] */
+    unsigned region = h->region ? h->region - 1 : r->p.locality_ways;
     /* prio x N_sched x Width / N_set in 64 bits: prio is at most 255 */
-    uint64_t way = (uint64_t)prio * r->p.schedulers * DACACHE_WIDTH / r->sets;
-    return (replace_place){.pos = (int)(way < r->ways - 1 ? way : r->ways - 1),
-                           .floor = r->p.locality_ways, .bypass = !r->p.stall};
+    uint64_t way = (uint64_t)h->prio * r->p.schedulers * DACACHE_WIDTH / r->sets;
+    unsigned pos = (unsigned)(way < lru ? way : lru);
+    if (h->cls == DIVERGENT && way >= region)
+        pos = lru;      /* a thrashing warp's divergent load: LRU only */
+    else if (h->cls == TO_MRU)
+        pos = 0;        /* coherent load with locality, or <= 5 accesses */
+    else if (h->cls == TO_LRU)
+        pos = lru;      /* coherent load without (known) locality */
+    unsigned floor = r->p.constrained ? (region < lru ? region : lru) : 0;
+    return (replace_place){.pos = (int)pos, .floor = floor,
+                           .bypass = r->p.constrained && !r->p.stall};
 }
 
-/* The locality region must leave at least one way to replace. A hit is
+/* The static locality region must leave at least one way to replace. A hit is
  * the LRU stack's, promoting by DaCache's own N. */
 static bool dacache_init(replace *r)
 {

@@ -29,7 +29,7 @@ static void rig_init_sel(rig *r, const sched_ops *ops, unsigned n, unsigned G, b
         r->age[i] = i;
         r->slot[i] = i;
     }
-    r->v = (sched_view){r->status, r->age, r->slot};
+    r->v = (sched_view){.status = r->status, .age = r->age, .slot = r->slot};
     core_params p = {.fetch_group = G, .two_level_trigger = nofetch ? CORE_2LEV_NOFETCH : CORE_2LEV_LONGLAT,
                      .two_level_timeout = timeout, .two_level_select = sel};
     sched_init(&r->s, ops, N, n, &p);

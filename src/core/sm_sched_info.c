@@ -1,0 +1,27 @@
+/* What memory-aware warp schedulers (OAWS, MASCAR; warp_sched.h's
+ * sched_view.next) see of an entity: its next instruction and its GTO rank
+ * among all the SM's warps (Wang's GTO_gprio, dissertation chapter 5). */
+#include "core/sm_internal.h"
+
+unsigned sm_global_rank(const sm *s, unsigned e)
+{
+    unsigned rank = 0;
+    for (unsigned q = 0; q < s->p.schedulers; q++) {
+        const sched *sc = &s->sc[q].s;
+        for (unsigned i = 0; i < sc->n; i++)
+            if (sc->members[i] != e && sched_older(&s->view, sc->members[i], e))
+                rank++;
+    }
+    return rank;
+}
+
+void sm_sched_next(const void *host, unsigned id, sched_next *out)
+{
+    const sm *s = host;
+    const sm_entity *w = &s->ent[id];
+    const isa_inst *in = sm_inst_of(s, id);
+    *out = (sched_next){.load = in->cls == ISA_CLASS_LD_GLOBAL && in->cache != ISA_CACHE_CG,
+                        .store = in->cls == ISA_CLASS_ST_GLOBAL, .pc = w->pc,
+                        .threads = (unsigned)__builtin_popcount(w->active),
+                        .sm_rank = sm_global_rank(s, id), .warp = w->hw};
+}
