@@ -97,6 +97,37 @@ Test(reconv, mimd_packs_and_merges)
     harness_free(h);
 }
 
+Test(reconv, dwf_forms_both_paths_without_waiting)
+{
+    harness *h = run("core.reconv=dwf");
+    /* DMaj, one warp (Fung's DWF thesis 4.2-4.3): the branch at 31 writes
+     * back at 38 as two thread groups, even (pc 6, lane 0's, looked up
+     * first) and odd (pc 4), 16 threads each; the heap's root is the even
+     * group (equal counts keep arrival order), so even 6 @38, then the
+     * majority entry is empty and odd 4 @39; 7 @45, 5 @46. The even half
+     * reaches pc 8 at 52 and issues at once (partial warps issue: no
+     * waiting for a full one), so its LUT entry is gone when the odd half
+     * arrives at 53 (a miss: a new warp): 8 @52/53, 9 @59/60, 10 @66/67,
+     * done 67 + 6 = 73, as NREC with one warp. */
+    cr_assert_eq(h->nlog, 14);
+    expect_issue(h, 3, 31, 3, UINT32_MAX);
+    expect_issue(h, 4, 38, 6, EVEN);
+    expect_issue(h, 5, 39, 4, ODD);
+    expect_issue(h, 6, 45, 7, EVEN);
+    expect_issue(h, 7, 46, 5, ODD);
+    expect_issue(h, 8, 52, 8, EVEN);
+    expect_issue(h, 9, 53, 8, ODD);
+    expect_issue(h, 13, 67, 10, ODD);
+    cr_expect_eq(harness_end(h, 0), 73);
+    /* a lookup per write-back group: 3 + 2 + 2 + 2 + 2 + 2 (the exits
+     * need none); every one misses, as each warp issues before the next
+     * group of its pc arrives */
+    cr_expect_eq(harness_counter(h, "sm0", "dwf_lut_lookups"), 13);
+    cr_expect_eq(harness_counter(h, "sm0", "dwf_lut_misses"), 13);
+    cr_expect_eq(harness_counter(h, "sm0", "dwf_lane_conflicts"), 0);
+    harness_free(h);
+}
+
 /* A loop whose trip count is the lane's tid % 4 + 1: PDOM keeps the
  * stragglers' lanes only; the totals follow from the trip counts. */
 Test(reconv, pdom_loop_divergence_counts)
