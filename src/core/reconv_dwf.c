@@ -51,6 +51,7 @@ typedef struct dwf_state {
     unsigned ws, P;          /* warp size; pipeline cycles per scheduler cycle */
     /* per entity */
     uint8_t *est;
+    bool *parked;            /* DMaj: a pool warp outside the Majority Entry, not a scheduler member */
     bool *pfull;             /* a carrier waiting for a free pool entry */
     uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
     uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
@@ -59,6 +60,7 @@ typedef struct dwf_state {
     /* per thread (hw * ws + original lane) */
     uint8_t *home;
     uint32_t *pd;
+    uint32_t *npc;           /* next pc */
     unsigned *live;          /* per hw warp: threads not exited */
     /* pc groups */
     dgroup *g;
@@ -104,6 +106,7 @@ static void *dwf_create(sm *s)
     d->ws = p->warp_size;
     d->P = s->passes_port ? s->passes_port : 1;
     d->est = g_new0(uint8_t, n);
+    d->parked = g_new0(bool, n);
     d->pfull = g_new0(bool, n);
     d->tid = g_malloc0(n * sizeof *d->tid);
     d->mask = g_new0(uint32_t, n);
@@ -115,6 +118,7 @@ static void *dwf_create(sm *s)
     d->key = g_new0(uint64_t, n);
     d->home = g_new0(uint8_t, nt);
     d->pd = g_new0(uint32_t, nt);
+    d->npc = g_new0(uint32_t, nt);
     d->live = g_new0(unsigned, p->max_warps);
     d->g = g_new0(dgroup, n);
     d->cnt = g_new0(uint32_t, n);
@@ -145,6 +149,7 @@ static void dwf_destroy(void *state)
 {
     dwf_state *d = state;
     g_free(d->est);
+    g_free(d->parked);
     g_free(d->pfull);
     g_free(d->tid);
     g_free(d->mask);
@@ -156,6 +161,7 @@ static void dwf_destroy(void *state)
     g_free(d->key);
     g_free(d->home);
     g_free(d->pd);
+    g_free(d->npc);
     g_free(d->live);
     g_free(d->g);
     g_free(d->cnt);
@@ -291,6 +297,11 @@ static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_
     d->pdmin[e] = UINT32_MAX;
     uint32_t g = group_of(d, key, true);
     d->grp[e] = g;
+    /* DMaj issues only the Majority Entry's warps: the others leave the
+     * scheduler (no status to compute each cycle) until their pc is chosen */
+    d->parked[e] = s->p.dwf_policy == DWF_POL_MAJ && g != d->maj;
+    if (d->parked[e])
+        sched_remove(&s->sc[s->ent[e].sched].s, e);
     d->gnext[e] = NONE;
     d->gprev[e] = d->g[g].tail;
     if (d->g[g].tail != NONE)
@@ -414,19 +425,24 @@ static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
 {
     const sm_entity *w = &s->ent[e];
     const isa_program *prog = sm_prog_of(s, e);
+    uint32_t npc[ISA_MAX_LANES];
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        npc[l] = d->npc[d->tid[e][l]];
+    }
     while (d->mask[e]) {
         if (s->p.dwf_lut_lookups && !d->lookups_left) {
             d->port_waits++;
             return false;
         }
         unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
-        uint32_t pc = thread_of(s, d, d->tid[e][first])->pc;
+        uint32_t pc = npc[first];
         bool xl = pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc));
         unsigned ts[ISA_MAX_LANES], n = 0;
         uint32_t taken = 0;
         for (uint32_t m = d->mask[e]; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
-            if (thread_of(s, d, t)->pc != pc || (xl && t / d->ws != d->tid[e][first] / d->ws))
+            if (npc[l] != pc || (xl && t / d->ws != d->tid[e][first] / d->ws))
                 continue;
             ts[n++] = t;
             taken |= UINT32_C(1) << l;
@@ -562,7 +578,7 @@ static int pick_ordered(sm *s, dwf_state *d, bool relax)
     return best;
 }
 
-static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax)
+static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake)
 {
     bool limited = !s->p.dwf_heap_infinite;
     if (d->maj == NONE || d->g[d->maj].head == NONE) {
@@ -584,6 +600,13 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax)
         d->maj = g;
         if (d->nspill)
             maj_unspill(s, d, k);
+        for (uint32_t e = d->g[g].head; e != NONE; e = d->gnext[e]) {
+            if (!d->parked[e])
+                continue;
+            sched_add(&s->sc[s->ent[e].sched].s, &s->view, e, -1);
+            d->parked[e] = false;
+            s->status[e] = sm_entity_status(s, e, k, wake);
+        }
     }
     for (uint32_t e = d->g[d->maj].head; e != NONE; e = d->gnext[e])
         if (s->status[e] == WS_READY && (relax || eligible(d, e)))
@@ -591,16 +614,16 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax)
     return -1;
 }
 
-static int dwf_pick(sm *s, unsigned sc, uint64_t k)
+static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
 {
     (void)sc;
     dwf_state *d = s->rc_state;
     if (!d->npool)
         return -1;
     bool maj = s->p.dwf_policy == DWF_POL_MAJ;
-    int e = maj ? pick_maj(s, d, k, false) : pick_ordered(s, d, false);
+    int e = maj ? pick_maj(s, d, k, false, wake) : pick_ordered(s, d, false);
     if (e < 0 && stuck(s, d))
-        e = maj ? pick_maj(s, d, k, true) : pick_ordered(s, d, true);
+        e = maj ? pick_maj(s, d, k, true, wake) : pick_ordered(s, d, true);
     return e;
 }
 
@@ -641,7 +664,7 @@ static void dwf_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
             continue;
         }
         uint32_t next = isa_lane_next_pc(o, pc, l);
-        thread_of(s, d, t)->pc = next;
+        d->npc[t] = next;
         if (ip && ip[next])
             d->pd[t]++;
     }
@@ -681,7 +704,7 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
             home ^= 1;
         d->home[t] = (uint8_t)home;
         d->pd[t] = 0;
-        h->lane[l]->pc = 0;
+        d->npc[t] = 0;
         pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
     }
     if (s->p.dwf_policy == DWF_POL_MAJ)

@@ -217,9 +217,10 @@ struct reconv_ops {
     void (*subwarp_done)(sm *s, unsigned e, unsigned i, const isa_exec_out *o, uint64_t issued,
                          uint64_t done);
     /* The entity scheduler sc issues at cycle k among the READY ones
-     * (s->status), -1 for none; NULL: the scheduler (core.scheduler) picks.
-     * DWF's issue policies choose among pool warps here. */
-    int (*pick)(sm *s, unsigned sc, uint64_t k);
+     * (s->status; the policy may compute the status of entities it adds to
+     * the scheduler now, lowering *wake), -1 for none; NULL: the scheduler
+     * (core.scheduler) picks. DWF's issue policies choose pool warps here. */
+    int (*pick)(sm *s, unsigned sc, uint64_t k, uint64_t *wake);
     /* Registers the policy's statistics under the SM's block, or (final) its
      * derived values after the run; may be NULL. */
     void (*stats)(sm *s, stats *st, const char *blk, bool final);
