@@ -33,6 +33,9 @@
 
 typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
 /* Two-level group switch: (a) all on long-latency waits, (b) none fetchable. */
+/* DWF issue policies and register-file models (core.dwf_policy, core.dwf_rf). */
+enum { DWF_POL_MAJ, DWF_POL_MIN, DWF_POL_TIME, DWF_POL_PC, DWF_POL_PDPRI };
+enum { DWF_RF_LAS, DWF_RF_IDEAL, DWF_RF_BANKS };
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 /* Two-level: the group that becomes top, the next in order or the one fetched from. */
 typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
@@ -70,6 +73,14 @@ typedef struct core_params {
     bool lwm_jump_opt, lwm_memdiv_opt, lwm_pred_pack;
     bool lwm_any;                  /* lwm: perfRF packing */
     unsigned tbc_rows;             /* tbc: rows (warps) per compaction block */
+    /* dwf (src/core/reconv_dwf.c) */
+    unsigned dwf_policy;           /* DWF_POL_* */
+    unsigned dwf_rf;               /* DWF_RF_* */
+    bool dwf_swizzle;
+    unsigned dwf_pool_entries;     /* 0 = infinite */
+    unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;
+    bool dwf_heap_infinite;
+    unsigned dwf_heap_entries, dwf_mheap_lut_entries, dwf_mheap_lut_assoc;
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];

@@ -5,6 +5,9 @@
 #include "simtgrid/core.h"
 
 static const char *const discipline_names[] = {[CORE_BARREL] = "barrel", [CORE_SCOREBOARD] = "scoreboard", NULL};
+static const char *const dwf_policy_names[] = {[DWF_POL_MAJ] = "maj", [DWF_POL_MIN] = "min", [DWF_POL_TIME] = "time",
+                                               [DWF_POL_PC] = "pc", [DWF_POL_PDPRI] = "pdpri", NULL};
+static const char *const dwf_rf_names[] = {[DWF_RF_LAS] = "las", [DWF_RF_IDEAL] = "ideal", [DWF_RF_BANKS] = "banks", NULL};
 static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
 static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV_FETCHABLE] = "fetchable", NULL};
 
@@ -30,6 +33,10 @@ static const param_bind binds[] = {
     PB_POLICY(core_params, "core.reconv", reconv, core_policy),
     U(mem_pending_per_warp), B(wait_for_stores),
     B(lwm_jump_opt), B(lwm_memdiv_opt), B(lwm_pred_pack),
+    PB_ENUM(core_params, "core.dwf_policy", dwf_policy, dwf_policy_names),
+    PB_ENUM(core_params, "core.dwf_rf", dwf_rf, dwf_rf_names),
+    B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
+    U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),
@@ -60,6 +67,27 @@ static bool rows_of(const config *c, const char *key, bool used, unsigned warp_s
     return true;
 }
 
+/* DWF: one scheduler (one warp pool), the barrel discipline (a thread has at
+ * most one instruction in flight, thesis chapter 5), whole LUT sets. */
+static bool dwf_params_check(const config *c, const core_params *p, GError **err)
+{
+    const char *bad = NULL, *key = NULL;
+    if (p->discipline != CORE_BARREL)
+        bad = "needs core.discipline = barrel", key = "core.discipline";
+    else if (p->schedulers != 1)
+        bad = "needs core.schedulers = 1 (one warp pool per SM)", key = "core.schedulers";
+    else if (p->dwf_lut_entries % p->dwf_lut_assoc)
+        bad = "needs core.dwf_lut_entries to be a multiple of core.dwf_lut_assoc", key = "core.dwf_lut_entries";
+    else if (p->dwf_mheap_lut_entries % p->dwf_mheap_lut_assoc)
+        bad = "needs core.dwf_mheap_lut_entries to be a multiple of core.dwf_mheap_lut_assoc",
+        key = "core.dwf_mheap_lut_entries";
+    if (!bad)
+        return true;
+    g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "core.reconv = dwf (%s) %s (%s)",
+                cfg_origin(c, "core.reconv"), bad, cfg_origin(c, key));
+    return false;
+}
+
 bool core_params_from_config(const config *c, core_params *p, GError **err)
 {
     memset(p, 0, sizeof *p);
@@ -67,6 +95,7 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     /* two-word enums kept as flags by the LWM code */
     p->lwm_relaxed = cfg_is(c, "core.lwm_refetch", "relaxed");
     p->lwm_any = cfg_is(c, "core.lwm_pack", "any");
+    p->dwf_heap_infinite = cfg_is(c, "core.dwf_heap", "infinite");
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         if (p->unit[u].lanes == 0)
             p->unit[u].lanes = p->simd_width;
@@ -98,6 +127,9 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     bool lwm = !strcmp(p->reconv->name, "lwm"), tbc = !strcmp(p->reconv->name, "tbc");
     if (!rows_of(c, "core.large_warp_threads", lwm, p->warp_size, &p->lw_rows, err) ||
         !rows_of(c, "core.tbc_block_threads", tbc, p->warp_size, &p->tbc_rows, err))
+        return false;
+    bool dwf = !strcmp(p->reconv->name, "dwf");
+    if (dwf && !dwf_params_check(c, p, err))
         return false;
     if ((lwm || tbc) && p->discipline != CORE_BARREL) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,

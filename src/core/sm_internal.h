@@ -200,6 +200,7 @@ struct sm {
 
 struct reconv_ops {
     bool packs;   /* several entities share one issue slot (MIMD bound) */
+    bool every_cycle;   /* before_cycle runs every simulated cycle, not only with split entities */
     unsigned (*capacity)(const core_params *p);      /* entities per SM */
     void *(*create)(sm *s);
     void (*destroy)(void *state);
@@ -218,6 +219,11 @@ struct reconv_ops {
      * `issued` and completes at `done`; called in order before after_issue. */
     void (*subwarp_done)(sm *s, unsigned e, unsigned i, const isa_exec_out *o, uint64_t issued,
                          uint64_t done);
+    /* The entity scheduler sc issues at cycle k among the READY ones
+     * (s->status; the policy may compute the status of entities it adds to
+     * the scheduler now, lowering *wake), -1 for none; NULL: the scheduler
+     * (core.scheduler) picks. DWF's issue policies choose pool warps here. */
+    int (*pick)(sm *s, unsigned sc, uint64_t k, uint64_t *wake);
     /* Registers the policy's statistics under the SM's block, or (final) its
      * derived values after the run; may be NULL. */
     void (*stats)(sm *s, stats *st, const char *blk, bool final);

@@ -483,7 +483,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
     compute_statuses(s, q, k, wake, worst);
     unsigned n = 0;
     while (n < s->p.issue_width) {
-        int id = sched_pick(q, &s->view, k);
+        int id = s->rc->pick ? s->rc->pick(s, sc, k, wake) : sched_pick(q, &s->view, k);
         if (id < 0)
             break;
         slot_timing t;

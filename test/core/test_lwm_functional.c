@@ -1,10 +1,16 @@
 /* Formation policies change timing, never results: the memory image after
- * each LWM/2Lev paper kernel (workloads/papers/lwm, the MICRO machine) and
- * two shipped kernels with barriers and shuffles is the same under PDOM and
- * under every formation variant (bfs is left out: threads race to store
+ * each LWM/2Lev paper kernel (workloads/papers/lwm, the MICRO machine), the
+ * DWF thesis set's own kernels (bitonic, Black-Scholes; matrix is the LWM
+ * set's) and two shipped kernels with barriers and shuffles is the same
+ * under PDOM and under every formation variant: large warps and dynamic
+ * warp formation with each issue policy and register-file model (bfs is
+ * left out: threads race to store
  * different levels to one vertex, so its result depends on the
- * interleaving under any policy change). Each run is a child process (one SimGrid
- * engine per process). */
+ * interleaving under any policy change; so is the DWF set's FFT, whose
+ * stages run without a grid barrier). Each run is a child process (one SimGrid
+ * engine per process). test_dwf_functional.c compiles this file again
+ * with FUNCTIONAL_DWF for the DWF variants (one test executable each keeps
+ * each within its time limit). */
 #include <string.h>
 
 #include "harness.h"
@@ -14,7 +20,7 @@ typedef struct run_arg {
     const char *bench;        /* papers/lwm/micro/<bench>.ini, or NULL */
     const char *kernel;       /* workloads/<kernel> when bench is NULL */
     uint32_t grid, block;
-    const char *sets[6];
+    const char *sets[12];
 } run_arg;
 
 typedef struct run_out {
@@ -43,7 +49,7 @@ static void run_one(void *ctx, void *out)
     if (a->bench) {
         char *path = g_strdup_printf("%s/workloads/papers/lwm/micro/%s.ini", root ? root : ".", a->bench);
         GError *err = NULL;
-        char *sets[7] = {0};
+        char *sets[13] = {0};
         for (unsigned i = 0; a->sets[i]; i++)
             sets[i] = (char *)a->sets[i];
         scenario *s = scenario_load(path, sets, &err);
@@ -68,6 +74,7 @@ static void run_one(void *ctx, void *out)
     harness_free(h);
 }
 
+#ifndef FUNCTIONAL_DWF
 /* Variants: the MICRO defaults, the dissertation's relaxed re-fetch with
  * 2Lev G = 1 and the timeout, perfRF without the optimisations or
  * predicated packing, 64-thread large warps, and thread block compaction. */
@@ -82,6 +89,39 @@ static const char *const variants[][5] = {
     {"core.reconv=tbc", "core.tbc_block_threads=64", NULL},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
+#else
+
+/* Dynamic warp formation: the thesis's configuration (DMaj, lane-aware,
+ * swizzled, limited heap), each other issue policy, the ideal and the
+ * bank-conflict register files with the infinite heap and no swizzling,
+ * and tiny structures that make every overflow path run: a 4-warp pool, a
+ * 4-entry 2-way LUT with one lookup per scheduler cycle, a 1-entry heap. */
+static const char *const dwf_variants[][11] = {
+    {"core.reconv=dwf", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=min", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=time", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=pc", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=pdpri", NULL},
+    {"core.reconv=dwf", "core.dwf_rf=ideal", "core.dwf_heap=infinite", "core.dwf_swizzle=false",
+     "core.dwf_pool_entries=0", "core.dwf_lut_entries=0", "core.dwf_lut_lookups=0", NULL},
+    {"core.reconv=dwf", "core.dwf_rf=banks", "core.dwf_pool_entries=4", "core.dwf_lut_entries=4",
+     "core.dwf_lut_assoc=2", "core.dwf_lut_lookups=1", "core.dwf_heap_entries=1", "core.dwf_mheap_lut_entries=1",
+     "core.dwf_mheap_lut_assoc=1", NULL},
+};
+#define NDWF (sizeof dwf_variants / sizeof dwf_variants[0])
+#endif
+
+#ifdef FUNCTIONAL_DWF
+#define SUITE dwf_functional
+#define TABLE dwf_variants
+#define NTAB NDWF
+#else
+#define SUITE lwm_functional
+#define TABLE variants
+#define NTAB NVAR
+#endif
+/* Test() pastes its arguments: expand SUITE first */
+#define TEST_IN(suite, name, ...) Test(suite, name, __VA_ARGS__)
 
 static void check(run_arg base)
 {
@@ -89,10 +129,10 @@ static void check(run_arg base)
     base.sets[0] = "core.reconv=pdom";
     base.sets[1] = NULL;
     harness_fork(run_one, &base, &ref, sizeof ref);
-    for (unsigned v = 0; v < NVAR; v++) {
+    for (unsigned v = 0; v < NTAB; v++) {
         run_arg a = base;
-        for (unsigned i = 0; i < 5; i++)
-            a.sets[i] = variants[v][i];
+        for (unsigned i = 0; i < G_N_ELEMENTS(TABLE[v]); i++)
+            a.sets[i] = TABLE[v][i];
         harness_fork(run_one, &a, &got, sizeof got);
         cr_expect_eq(got.hash, ref.hash, "%s: variant %u changed the memory image",
                      base.bench ? base.bench : base.kernel, v);
@@ -102,7 +142,7 @@ static void check(run_arg base)
 }
 
 #define PAPER(name) \
-    Test(lwm_functional, name, .timeout = 300) { check((run_arg){.bench = #name}); }
+    TEST_IN(SUITE, name, .timeout = 300) { check((run_arg){.bench = #name}); }
 PAPER(blackjack)
 PAPER(sort)
 PAPER(viterbi)
@@ -114,12 +154,22 @@ PAPER(hotspot)
 PAPER(reduction)
 PAPER(histogram)
 
-Test(lwm_functional, barriers_and_shared_memory, .timeout = 120)
+TEST_IN(SUITE, barriers_and_shared_memory, .timeout = 120)
 {
     check((run_arg){.kernel = "kernels/reduce_shared.sasm", .grid = 4, .block = 256});
 }
 
-Test(lwm_functional, shuffles_per_row, .timeout = 120)
+TEST_IN(SUITE, dwf_bitonic, .timeout = 300)
+{
+    check((run_arg){.kernel = "profiles/kernels/bitonic.sasm", .grid = 16, .block = 256});
+}
+
+TEST_IN(SUITE, dwf_blackscholes, .timeout = 300)
+{
+    check((run_arg){.kernel = "profiles/kernels/blackscholes.sasm", .grid = 16, .block = 256});
+}
+
+TEST_IN(SUITE, shuffles_per_row, .timeout = 120)
 {
     check((run_arg){.kernel = "kernels/warp_scan.sasm", .grid = 1, .block = 256});
 }

@@ -4,7 +4,7 @@
 #include "harness.h"
 
 static const char *k_ifelse =
-    ".data out u32[32]\n"
+    ".data out u32[64]\n"
     "    mov r0, %tid.x\n"            /* 0 */
     "    and r1, r0, 1\n"             /* 1 */
     "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
@@ -95,6 +95,127 @@ Test(reconv, mimd_packs_and_merges)
     cr_expect_eq(harness_end(h, 0), 72);
     cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 9, "issue slots");
     harness_free(h);
+}
+
+Test(reconv, dwf_forms_both_paths_without_waiting)
+{
+    harness *h = run("core.reconv=dwf");
+    /* DMaj, one warp (Fung's DWF thesis 4.2-4.3): the branch at 31 writes
+     * back at 38 as two thread groups, even (pc 6, lane 0's, looked up
+     * first) and odd (pc 4), 16 threads each; the heap's root is the even
+     * group (equal counts keep arrival order), so even 6 @38, then the
+     * majority entry is empty and odd 4 @39; 7 @45, 5 @46. The even half
+     * reaches pc 8 at 52 and issues at once (partial warps issue: no
+     * waiting for a full one), so its LUT entry is gone when the odd half
+     * arrives at 53 (a miss: a new warp): 8 @52/53, 9 @59/60, 10 @66/67,
+     * done 67 + 6 = 73, as NREC with one warp. */
+    cr_assert_eq(h->nlog, 14);
+    expect_issue(h, 3, 31, 3, UINT32_MAX);
+    expect_issue(h, 4, 38, 6, EVEN);
+    expect_issue(h, 5, 39, 4, ODD);
+    expect_issue(h, 6, 45, 7, EVEN);
+    expect_issue(h, 7, 46, 5, ODD);
+    expect_issue(h, 8, 52, 8, EVEN);
+    expect_issue(h, 9, 53, 8, ODD);
+    expect_issue(h, 13, 67, 10, ODD);
+    cr_expect_eq(harness_end(h, 0), 73);
+    /* a lookup per write-back group: 3 + 2 + 2 + 2 + 2 + 2 (the exits
+     * need none); every one misses, as each warp issues before the next
+     * group of its pc arrives */
+    cr_expect_eq(harness_counter(h, "sm0", "dwf_lut_lookups"), 13);
+    cr_expect_eq(harness_counter(h, "sm0", "dwf_lut_misses"), 13);
+    cr_expect_eq(harness_counter(h, "sm0", "dwf_lane_conflicts"), 0);
+    harness_free(h);
+}
+
+/* Two warps of the k_ifelse kernel under DWF (default machine: warps of
+ * 32 on 32 lanes, one instruction a cycle, depth 7), swizzled: warp 1's
+ * even threads sit on odd lanes. Both warps issue pcs 0-3 a cycle apart
+ * (31, 32). At 38 warp 0's branch writes back: even group (pc 6, lanes
+ * EVEN) and odd group (pc 4, lanes ODD); at 39 warp 1's: its even threads
+ * (pc 6, lanes ODD) and its odd threads (pc 4, lanes EVEN) arrive. */
+typedef struct two_warps {
+    unsigned nlog;
+    issue_rec log[3];   /* issues 8, 9, 10 */
+    uint64_t overflows, heap_max, thread_insts;
+} two_warps;
+
+static void two_warps_child(void *ctx, void *out)
+{
+    const char *const *opt = ctx;
+    two_warps *o = out;
+    const char *sets[] = {"core.reconv=dwf", opt[0], opt[1], NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_ifelse, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 100 : 2 * i, "out[%u]", i);
+    o->nlog = h->nlog;
+    cr_assert_gt(h->nlog, 10u);
+    for (unsigned i = 0; i < 3; i++)
+        o->log[i] = h->log[8 + i];
+    o->overflows = harness_counter(h, "sm0", "dwf_heap_overflows");
+    o->heap_max = harness_counter(h, "sm0", "dwf_heap_max");
+    o->thread_insts = harness_counter(h, "sm0", "thread_insts");
+}
+
+static two_warps run_two_warps(const char *a, const char *b)
+{
+    const char *opt[2] = {a, b};
+    two_warps o;
+    harness_fork(two_warps_child, (void *)opt, &o, sizeof o);
+    /* 64 threads x (4 before the branch + 2 on a path + 3 after) */
+    cr_expect_eq(o.thread_insts, 576u);
+    return o;
+}
+
+static void expect_rec(const issue_rec *r, uint64_t cycle, uint32_t pc, uint32_t active)
+{
+    cr_expect_eq(r->cycle, cycle, "at %lu, expected %lu", (unsigned long)r->cycle, (unsigned long)cycle);
+    cr_expect_eq(r->pc, pc, "pc %u, expected %u", r->pc, pc);
+    cr_expect_eq(r->active, active, "mask %x, expected %x", r->active, active);
+}
+
+Test(reconv, dwf_majority_drains_its_pc_first)
+{
+    /* DMaj: at 38 the heap holds pc 6 then pc 4 (16 threads each; the root
+     * stays pc 6, pushed first): pc 6 becomes the Majority Entry, EVEN
+     * issues. At 39 warp 1's even threads join the Majority Entry's pc (a
+     * new warp: the LUT entry left with the issued one) while its odd
+     * threads fill the waiting pc-4 warp (EVEN | ODD lanes: 32 threads).
+     * The majority pc is drained first: pc 6 with 16 threads at 39, only
+     * then the full pc-4 warp at 40. The heap never holds more than 2. */
+    two_warps o = run_two_warps("core.dwf_policy=maj", "core.dwf_heap=limited");
+    expect_rec(&o.log[0], 38, 6, EVEN);
+    expect_rec(&o.log[1], 39, 6, ODD);
+    expect_rec(&o.log[2], 40, 4, UINT32_MAX);
+    cr_expect_eq(o.heap_max, 2u);
+    cr_expect_eq(o.overflows, 0u);
+    /* DPC instead: the smaller pc first: warp 0's odd half (pc 4) at 38;
+     * warp 1's even threads then fill the waiting pc-6 warp, its odd ones
+     * start a new pc-4 warp (LUT entry gone), issued first at 39 */
+    o = run_two_warps("core.dwf_policy=pc", "core.dwf_heap=limited");
+    expect_rec(&o.log[0], 38, 4, ODD);
+    expect_rec(&o.log[1], 39, 4, EVEN);
+    expect_rec(&o.log[2], 40, 6, UINT32_MAX);
+}
+
+Test(reconv, dwf_heap_overflow_as_configured)
+{
+    /* A 1-entry heap: at 38 pc 6 takes the entry and pc 4 overflows into
+     * the spill list (counted once); the pop of pc 6 frees the entry and pc
+     * 4 takes it, so the issue order is the 64-entry heap's. No other
+     * moment needs two entries (the pcs of the two halves then move one
+     * at a time). The infinite heap never overflows. */
+    two_warps o = run_two_warps("core.dwf_heap_entries=1", "core.dwf_heap=limited");
+    expect_rec(&o.log[0], 38, 6, EVEN);
+    expect_rec(&o.log[1], 39, 6, ODD);
+    expect_rec(&o.log[2], 40, 4, UINT32_MAX);
+    cr_expect_eq(o.overflows, 1u);
+    cr_expect_eq(o.heap_max, 1u);
+    o = run_two_warps("core.dwf_heap_entries=1", "core.dwf_heap=infinite");
+    cr_expect_eq(o.overflows, 0u);
+    cr_expect_eq(o.heap_max, 2u);
 }
 
 /* A loop whose trip count is the lane's tid % 4 + 1: PDOM keeps the

@@ -34,6 +34,7 @@ SUITE = [
     ("5 BFS-like, Fermi 30 SMs", "workloads/bench/bfs_fermi.ini", 5e4, None),
     ("6 divergent FMA, 1 SM, large warps", "workloads/bench/divergent_fma_lwm.ini", 5e5, None),
     ("7 divergent FMA, 1 SM, TBC", "workloads/bench/divergent_fma_tbc.ini", 5e5, None),
+    ("8 divergent FMA, 1 SM, dynamic warp formation", "workloads/bench/divergent_fma_dwf.ini", 3e5, None),
 ]
 
 

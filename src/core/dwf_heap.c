@@ -1,0 +1,78 @@
+/* DMaj max-heap (dwf_heap.h). A child replaces its parent only when its
+ * count is strictly larger, so equal counts keep their order of arrival
+ * as far as the heap shape allows. */
+#include <glib.h>
+
+#include "core/dwf_heap.h"
+
+void dwf_heap_init(dwf_heap *q, unsigned cap)
+{
+    q->cap = cap ? cap : 16;
+    q->h = g_new(unsigned, q->cap);
+    q->n = 0;
+}
+
+void dwf_heap_free(dwf_heap *q) { g_free(q->h); }
+
+static void swap(dwf_heap *q, unsigned a, unsigned b, int *pos)
+{
+    unsigned t = q->h[a];
+    q->h[a] = q->h[b];
+    q->h[b] = t;
+    pos[q->h[a]] = (int)a;
+    pos[q->h[b]] = (int)b;
+}
+
+static unsigned sift_up(dwf_heap *q, unsigned i, const uint32_t *cnt, int *pos)
+{
+    unsigned swaps = 0;
+    while (i > 0) {
+        unsigned p = (i - 1) / 2;
+        if (cnt[q->h[p]] >= cnt[q->h[i]])
+            break;
+        swap(q, p, i, pos);
+        i = p;
+        swaps++;
+    }
+    return swaps;
+}
+
+unsigned dwf_heap_push(dwf_heap *q, unsigned g, const uint32_t *cnt, int *pos)
+{
+    if (q->n == q->cap) {
+        q->cap *= 2;
+        q->h = g_renew(unsigned, q->h, q->cap);
+    }
+    q->h[q->n] = g;
+    pos[g] = (int)q->n;
+    return sift_up(q, q->n++, cnt, pos);
+}
+
+unsigned dwf_heap_raise(dwf_heap *q, unsigned g, const uint32_t *cnt, int *pos)
+{
+    return sift_up(q, (unsigned)pos[g], cnt, pos);
+}
+
+unsigned dwf_heap_pop(dwf_heap *q, const uint32_t *cnt, int *pos, unsigned *g)
+{
+    *g = q->h[0];
+    pos[*g] = -1;
+    if (--q->n == 0)
+        return 0;
+    q->h[0] = q->h[q->n];
+    pos[q->h[0]] = 0;
+    unsigned i = 0, swaps = 0;
+    for (;;) {
+        unsigned l = 2 * i + 1, r = l + 1, m = i;
+        if (l < q->n && cnt[q->h[l]] > cnt[q->h[m]])
+            m = l;
+        if (r < q->n && cnt[q->h[r]] > cnt[q->h[m]])
+            m = r;
+        if (m == i)
+            break;
+        swap(q, i, m, pos);
+        i = m;
+        swaps++;
+    }
+    return swaps;
+}

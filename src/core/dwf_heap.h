@@ -1,0 +1,26 @@
+/* The max-heap of the DMaj issue policy (Fung's MASc thesis "Dynamic Warp
+ * Formation", section 4.3, Fig. 4.5; Cormen et al. chapter 6): a binary
+ * heap of pc groups keyed on their thread count CNT. The counts and each
+ * group's heap position (-1: not in the heap; the MHeap LUT's back-pointer)
+ * live with the caller; every call returns the swaps it made, which the
+ * limited heap turns into rebalancing cycles. Pure, tested alone. */
+#ifndef SIMTGRID_CORE_DWF_HEAP_H
+#define SIMTGRID_CORE_DWF_HEAP_H
+
+#include <stdint.h>
+
+typedef struct dwf_heap {
+    unsigned *h;       /* group ids, h[0] the root */
+    unsigned n, cap;
+} dwf_heap;
+
+void dwf_heap_init(dwf_heap *q, unsigned cap);
+void dwf_heap_free(dwf_heap *q);
+/* Inserts group g (pos[g] set) and sifts it up. */
+unsigned dwf_heap_push(dwf_heap *q, unsigned g, const uint32_t *cnt, int *pos);
+/* cnt[g] grew: sift g up. */
+unsigned dwf_heap_raise(dwf_heap *q, unsigned g, const uint32_t *cnt, int *pos);
+/* Removes the root into *g (pos[*g] = -1) and sifts down. */
+unsigned dwf_heap_pop(dwf_heap *q, const uint32_t *cnt, int *pos, unsigned *g);
+
+#endif

@@ -1,0 +1,763 @@
+/* Dynamic warp formation (Fung's MASc thesis "Dynamic Warp Formation:
+ * Exploiting Thread Scheduling for Efficient MIMD Control Flow on SIMD
+ * Graphics Hardware", UBC 2008, chapter 4 [T]; docs/core.md "Dynamic warp
+ * formation").
+ *
+ * Every entity is a warp-pool entry: a pc and up to warp_size threads of one
+ * CTA, each on a lane. A pool warp is formed at write-back, issued once as a
+ * single sub-warp of the formation hook (sm_issue_formed.c), and then is the
+ * carrier of its threads through the pipeline (and the memory system) until
+ * their write-back, where the threads split by next pc into at most two
+ * thread groups (the warp update registers A and B, [T] Fig. 4.3a) that go
+ * through the PC-warp LUT (dwf_lut.h) into pool warps; the carrier is then
+ * freed. The issue policy (core.dwf_policy) picks the pool warp through the
+ * reconv_ops.pick hook:
+ *   maj    DMaj: drain the Majority Entry's pc, then the max-heap's root
+ *          (dwf_heap.h; limited: core.dwf_heap_entries entries, an MHeap LUT,
+ *          one swap per cycle and no issue while the heap rebalances);
+ *   min    DMin: the pc with the fewest threads in the pool;
+ *   time   DTime: pool warps in formation order;
+ *   pc     DPC: the smallest pc;
+ *   pdpri  DPdPri: the fewest post-dominators passed (a thread's count goes
+ *          up when it reaches the reconvergence pc of any branch, [interp]).
+ * Register file (core.dwf_rf): las, a thread only on its home lane with the
+ * CNF/OCC insertion rule of [T] 4.2; ideal, any free lane; banks, any lane,
+ * and a warp with m threads of one home lane holds the issue port m - 1
+ * more scheduler cycles. Thread swizzling (core.dwf_swizzle): home lane
+ * (tid mod N) xor 1 in odd warps ([T] 4.2, [interp] mapping).
+ *
+ * Cross-lane instructions (ballot, vote, shfl, ...) are not in the thesis's
+ * PISA: so that their results are the static warp's, their pool warps are
+ * formed per hardware warp on the threads' original lanes and issue when
+ * they hold every live thread of it (or when nothing else can move). */
+#include <string.h>
+
+#include "core/dwf_heap.h"
+#include "core/dwf_lut.h"
+#include "core/sm_internal.h"
+
+#define NONE UINT32_MAX
+#define XLANE_KEY (UINT64_C(1) << 63)   /* cross-lane pool warps: key per hw warp */
+
+enum { E_FREE, E_POOL, E_FLIGHT };
+
+typedef struct dgroup {
+    bool used;
+    uint64_t key;
+    uint32_t head, tail;     /* its pool warps, oldest first */
+} dgroup;
+
+typedef struct dwf_state {
+    unsigned ws, P;          /* warp size; pipeline cycles per scheduler cycle */
+    /* per entity */
+    uint8_t *est;
+    bool *parked;            /* DMaj: a pool warp outside the Majority Entry, not a scheduler member */
+    bool *pfull;             /* a carrier waiting for a free pool entry */
+    uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
+    uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
+    uint64_t *seq, *key;
+    uint64_t nseq;
+    /* per thread (hw * ws + original lane) */
+    uint8_t *home;
+    uint32_t *pd;
+    uint32_t *npc;           /* next pc */
+    unsigned *live;          /* per hw warp: threads not exited */
+    /* pc groups */
+    dgroup *g;
+    uint32_t *cnt;           /* threads in the pool per group (the heap's key) */
+    int *hpos;               /* heap position; -1 none; -2 spilled */
+    unsigned ng;
+    uint32_t *gfree;
+    unsigned ngfree;
+    GHashTable *gmap;        /* key + 1 -> group + 1 */
+    /* the pool, in formation order, and the carriers, in issue order */
+    uint32_t *pool, *flight;
+    unsigned npool, nflight, pool_limit;
+    dwf_lut lut;
+    uint64_t window;         /* scheduler cycle of the lookup budget */
+    unsigned lookups_left;
+    /* DMaj */
+    dwf_heap heap;
+    uint32_t maj;            /* group being drained, NONE */
+    uint32_t *spill;
+    unsigned nspill;
+    unsigned *mset;          /* MHeap LUT: entries per set */
+    unsigned msets;
+    uint64_t heap_busy;      /* first cycle the heap is balanced again */
+    uint64_t heap_counted;   /* heap stall cycles counted up to here */
+    unsigned bank_extra;
+    sm_subwarp sw;           /* the issuing warp */
+    GHashTable *ipdoms;      /* program -> bitmap of reconvergence pcs */
+    /* statistics */
+    uint64_t lookups, las_conflicts, bank_cycles, pool_full, port_waits;
+    uint64_t heap_stalls, heap_swaps, heap_spills, issued;
+    uint64_t pool_max, heap_max, pcs_max;
+    uint64_t last_k, first_k, pool_area, heap_area, pcs_area;
+    bool sampled;
+} dwf_state;
+
+static unsigned dwf_capacity(const core_params *p) { return p->max_threads + 2; }
+
+static void *dwf_create(sm *s)
+{
+    dwf_state *d = g_new0(dwf_state, 1);
+    const core_params *p = &s->p;
+    unsigned n = s->nent_cap, nt = p->max_warps * p->warp_size;
+    d->ws = p->warp_size;
+    d->P = s->passes_port ? s->passes_port : 1;
+    d->est = g_new0(uint8_t, n);
+    d->parked = g_new0(bool, n);
+    d->pfull = g_new0(bool, n);
+    d->tid = g_malloc0(n * sizeof *d->tid);
+    d->mask = g_new0(uint32_t, n);
+    d->gnext = g_new0(uint32_t, n);
+    d->gprev = g_new0(uint32_t, n);
+    d->grp = g_new0(uint32_t, n);
+    d->pdmin = g_new0(uint32_t, n);
+    d->seq = g_new0(uint64_t, n);
+    d->key = g_new0(uint64_t, n);
+    d->home = g_new0(uint8_t, nt);
+    d->pd = g_new0(uint32_t, nt);
+    d->npc = g_new0(uint32_t, nt);
+    d->live = g_new0(unsigned, p->max_warps);
+    d->g = g_new0(dgroup, n);
+    d->cnt = g_new0(uint32_t, n);
+    d->hpos = g_new0(int, n);
+    d->gfree = g_new(uint32_t, n);
+    for (unsigned i = 0; i < n; i++)
+        d->gfree[i] = n - 1 - i;
+    d->ngfree = n;
+    d->gmap = g_hash_table_new(g_direct_hash, g_direct_equal);
+    d->pool = g_new(uint32_t, n);
+    d->flight = g_new(uint32_t, n);
+    d->pool_limit = p->dwf_pool_entries ? p->dwf_pool_entries : n;
+    if (p->dwf_lut_entries)
+        dwf_lut_init(&d->lut, p->dwf_lut_entries / p->dwf_lut_assoc, p->dwf_lut_assoc);
+    else
+        dwf_lut_init(&d->lut, 1, n);
+    d->window = UINT64_MAX;
+    dwf_heap_init(&d->heap, n);
+    d->maj = NONE;
+    d->spill = g_new(uint32_t, n);
+    d->msets = p->dwf_mheap_lut_entries / p->dwf_mheap_lut_assoc;
+    d->mset = g_new0(unsigned, d->msets);
+    d->ipdoms = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    return d;
+}
+
+static void dwf_destroy(void *state)
+{
+    dwf_state *d = state;
+    g_free(d->est);
+    g_free(d->parked);
+    g_free(d->pfull);
+    g_free(d->tid);
+    g_free(d->mask);
+    g_free(d->gnext);
+    g_free(d->gprev);
+    g_free(d->grp);
+    g_free(d->pdmin);
+    g_free(d->seq);
+    g_free(d->key);
+    g_free(d->home);
+    g_free(d->pd);
+    g_free(d->npc);
+    g_free(d->live);
+    g_free(d->g);
+    g_free(d->cnt);
+    g_free(d->hpos);
+    g_free(d->gfree);
+    g_hash_table_destroy(d->gmap);
+    g_free(d->pool);
+    g_free(d->flight);
+    dwf_lut_free(&d->lut);
+    dwf_heap_free(&d->heap);
+    g_free(d->spill);
+    g_free(d->mset);
+    g_hash_table_destroy(d->ipdoms);
+    g_free(d);
+}
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static bool cross_lane(const isa_inst *in)
+{
+    return in->op == ISA_OP_BALLOT || in->op == ISA_OP_VOTE || in->op == ISA_OP_SHFL ||
+           in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE;
+}
+
+static isa_thread *thread_of(const sm *s, const dwf_state *d, unsigned t)
+{
+    return s->hw[t / d->ws].lane[t % d->ws];
+}
+
+/* Bitmap of the pcs that are some branch's reconvergence point (DPdPri). */
+static const uint8_t *ipdoms_of(dwf_state *d, const isa_program *prog)
+{
+    uint8_t *b = g_hash_table_lookup(d->ipdoms, prog);
+    if (b)
+        return b;
+    uint32_t n = isa_program_ninst(prog);
+    b = g_new0(uint8_t, n + 1);
+    for (uint32_t pc = 0; pc < n; pc++) {
+        const isa_inst *in = isa_program_inst(prog, pc);
+        if (in->op == ISA_OP_BRA && in->reconv < n)
+            b[in->reconv] = 1;
+    }
+    g_hash_table_insert(d->ipdoms, (gpointer)prog, b);
+    return b;
+}
+
+static uint32_t group_of(dwf_state *d, uint64_t key, bool create)
+{
+    gpointer v = g_hash_table_lookup(d->gmap, (gpointer)(uintptr_t)(key + 1));
+    if (v)
+        return (uint32_t)GPOINTER_TO_UINT(v) - 1;
+    if (!create)
+        return NONE;
+    uint32_t g = d->gfree[--d->ngfree];
+    d->g[g] = (dgroup){.used = true, .key = key, .head = NONE, .tail = NONE};
+    d->cnt[g] = 0;
+    d->hpos[g] = -1;
+    d->ng++;
+    g_hash_table_insert(d->gmap, (gpointer)(uintptr_t)(key + 1), GUINT_TO_POINTER(g + 1));
+    return g;
+}
+
+static void group_release(dwf_state *d, uint32_t g)
+{
+    if (d->cnt[g] || d->g[g].head != NONE || d->hpos[g] != -1 || g == d->maj)
+        return;
+    g_hash_table_remove(d->gmap, (gpointer)(uintptr_t)(d->g[g].key + 1));
+    d->g[g].used = false;
+    d->ng--;
+    d->gfree[d->ngfree++] = g;
+}
+
+static void heap_busy_add(dwf_state *d, uint64_t k, unsigned swaps)
+{
+    d->heap_swaps += swaps;
+    if (d->heap_busy < k)
+        d->heap_busy = k;
+    d->heap_busy += swaps;   /* one swap per pipeline cycle (2R/2W ports) */
+}
+
+/* DMaj: group g's count grew; keep the heap in order ([T] Fig. 4.5 INSERT). */
+static void maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
+{
+    if (g == d->maj || d->hpos[g] == -2)
+        return;
+    bool limited = !s->p.dwf_heap_infinite;
+    if (d->hpos[g] >= 0) {
+        unsigned sw = dwf_heap_raise(&d->heap, g, d->cnt, d->hpos);
+        if (limited)
+            heap_busy_add(d, k, sw);
+        return;
+    }
+    unsigned set = (uint32_t)d->g[g].key % d->msets;
+    if (limited && (d->heap.n >= s->p.dwf_heap_entries || d->mset[set] >= s->p.dwf_mheap_lut_assoc)) {
+        d->hpos[g] = -2;   /* overflow: waits for an entry ([T] proposes spilling to memory) */
+        d->spill[d->nspill++] = g;
+        d->heap_spills += count;
+        return;
+    }
+    if (limited)
+        d->mset[set]++;
+    unsigned sw = dwf_heap_push(&d->heap, g, d->cnt, d->hpos);
+    if (limited)
+        heap_busy_add(d, k, sw);
+    if (d->heap.n > d->heap_max)
+        d->heap_max = d->heap.n;
+}
+
+/* Spilled groups take freed heap entries in spill order. */
+static void maj_unspill(sm *s, dwf_state *d, uint64_t k)
+{
+    /* in place: a group still without room is appended again at or below i */
+    unsigned n = d->nspill;
+    d->nspill = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t g = d->spill[i];
+        d->hpos[g] = -1;
+        maj_insert(s, d, g, k, false);
+    }
+}
+
+/* A new pool warp for key at cycle k, on hw warp hw's entity bookkeeping. */
+static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
+{
+    unsigned e = sm_entity_new(s, hw, -1);
+    s->ent[e].pc = (uint32_t)key;
+    s->ent[e].active = 0;
+    s->ent[e].ready_at = k;
+    d->est[e] = E_POOL;
+    d->mask[e] = 0;
+    d->seq[e] = d->nseq++;
+    d->key[e] = key;
+    d->pdmin[e] = UINT32_MAX;
+    uint32_t g = group_of(d, key, true);
+    d->grp[e] = g;
+    /* DMaj issues only the Majority Entry's warps: the others leave the
+     * scheduler (no status to compute each cycle) until their pc is chosen */
+    d->parked[e] = s->p.dwf_policy == DWF_POL_MAJ && g != d->maj;
+    if (d->parked[e])
+        sched_remove(&s->sc[s->ent[e].sched].s, e);
+    d->gnext[e] = NONE;
+    d->gprev[e] = d->g[g].tail;
+    if (d->g[g].tail != NONE)
+        d->gnext[d->g[g].tail] = e;
+    else
+        d->g[g].head = e;
+    d->g[g].tail = e;
+    d->pool[d->npool++] = e;
+    if (d->npool > d->pool_max)
+        d->pool_max = d->npool;
+    return e;
+}
+
+/* Thread t joins pool warp e on lane l. */
+static void pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
+{
+    d->tid[e][l] = (uint16_t)t;
+    d->mask[e] |= UINT32_C(1) << l;
+    s->ent[e].active = d->mask[e];
+    d->cnt[d->grp[e]]++;
+    if (d->pd[t] < d->pdmin[e])
+        d->pdmin[e] = d->pd[t];
+}
+
+static void remove_at(uint32_t *a, unsigned *n, uint32_t v)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (a[i] == v) {
+            memmove(&a[i], &a[i + 1], (*n - i - 1) * sizeof a[0]);
+            (*n)--;
+            return;
+        }
+}
+
+/* Pool warp e issues: it leaves the pool, its group and the LUT, and becomes
+ * the carrier of its threads. */
+static void pool_issue(dwf_state *d, unsigned e)
+{
+    uint32_t g = d->grp[e];
+    if (d->gprev[e] != NONE)
+        d->gnext[d->gprev[e]] = d->gnext[e];
+    else
+        d->g[g].head = d->gnext[e];
+    if (d->gnext[e] != NONE)
+        d->gprev[d->gnext[e]] = d->gprev[e];
+    else
+        d->g[g].tail = d->gprev[e];
+    d->cnt[g] -= (uint32_t)__builtin_popcount(d->mask[e]);
+    dwf_lut_invalidate(&d->lut, d->key[e], e);
+    remove_at(d->pool, &d->npool, e);
+    d->est[e] = E_FLIGHT;
+    d->flight[d->nflight++] = e;
+    if (g != d->maj)
+        group_release(d, g);
+}
+
+/* ---- write-back: a thread group into the pool ([T] 4.2) ------------------- */
+
+/* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
+ * when the pool lacks the entries it would need. */
+static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
+{
+    bool xl = key & XLANE_KEY;
+    bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
+    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
+    uint8_t lane[ISA_MAX_LANES];
+    uint32_t req = 0;
+    for (unsigned i = 0; i < n; i++) {
+        lane[i] = xl ? (uint8_t)(ts[i] % d->ws) : d->home[ts[i]];
+        req |= UINT32_C(1) << lane[i];
+    }
+    d->lookups++;
+    dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
+    uint32_t occ = e ? e->occ : 0;
+    bool conflict = las ? (req & occ) != 0 : (unsigned)__builtin_popcount(full & ~occ) < n;
+    unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
+    if (d->npool + need > d->pool_limit) {
+        d->lookups--;   /* retried: counted when it succeeds */
+        if (!e)
+            d->lut.misses--;
+        return false;
+    }
+    unsigned hw = ts[0] / d->ws;
+    if (!e) {
+        e = dwf_lut_insert(&d->lut, key, pool_new(s, d, key, hw, k));
+    }
+    unsigned old = e->idx, nw = conflict ? pool_new(s, d, key, hw, k) : NONE;
+    uint32_t cnf = las ? dwf_las_conflicts(req, e->occ) : 0, newocc = 0;
+    if (las && cnf)
+        d->las_conflicts++;
+    uint32_t freel = full & ~e->occ;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned l = lane[i], target = old;
+        if (las) {
+            if (cnf >> l & 1)
+                target = nw, newocc |= UINT32_C(1) << l;
+        } else if (freel) {   /* ideal placement: the lowest free lane */
+            l = (unsigned)__builtin_ctz(freel);
+            freel &= freel - 1;
+        } else {
+            l = (unsigned)__builtin_ctz(full & ~newocc);
+            target = nw;
+            newocc |= UINT32_C(1) << l;
+        }
+        pool_add(s, d, target, l, ts[i]);
+    }
+    if (nw != NONE) {   /* the LUT follows the new warp; the old one is never updated again */
+        e->idx = nw;
+        e->occ = newocc;
+    } else {
+        e->occ = d->mask[old];
+    }
+    if (s->p.dwf_policy == DWF_POL_MAJ)
+        maj_insert(s, d, d->grp[old], k, true);
+    return true;
+}
+
+/* Carrier e writes back at cycle k: its thread groups, one LUT lookup each,
+ * while the scheduler cycle's lookups last. Returns true when it is empty. */
+static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
+{
+    const sm_entity *w = &s->ent[e];
+    const isa_program *prog = sm_prog_of(s, e);
+    uint32_t npc[ISA_MAX_LANES];
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        npc[l] = d->npc[d->tid[e][l]];
+    }
+    while (d->mask[e]) {
+        if (s->p.dwf_lut_lookups && !d->lookups_left) {
+            d->port_waits++;
+            return false;
+        }
+        unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
+        uint32_t pc = npc[first];
+        bool xl = pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc));
+        unsigned ts[ISA_MAX_LANES], n = 0;
+        uint32_t taken = 0;
+        for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
+            if (npc[l] != pc || (xl && t / d->ws != d->tid[e][first] / d->ws))
+                continue;
+            ts[n++] = t;
+            taken |= UINT32_C(1) << l;
+        }
+        uint64_t key = (uint64_t)w->cta << 32 | pc;
+        if (xl)
+            key = XLANE_KEY | (uint64_t)(d->tid[e][first] / d->ws) << 32 | pc;
+        d->pfull[e] = false;
+        if (!insert_group(s, d, key, ts, n, k)) {
+            d->pool_full++;
+            d->pfull[e] = true;
+            return false;
+        }
+        if (s->p.dwf_lut_lookups)
+            d->lookups_left--;
+        d->mask[e] &= ~taken;
+    }
+    return true;
+}
+
+static void sample(sm *s, dwf_state *d, uint64_t k)
+{
+    (void)s;
+    if (!d->sampled) {
+        d->sampled = true;
+        d->first_k = d->last_k = k;
+    }
+    uint64_t dt = k - d->last_k;
+    d->pool_area += dt * d->npool;
+    d->heap_area += dt * d->heap.n;
+    d->pcs_area += dt * d->ng;
+    d->last_k = k;
+}
+
+static void dwf_before_cycle(sm *s, uint64_t k)
+{
+    dwf_state *d = s->rc_state;
+    sample(s, d, k);
+    if (k / d->P != d->window) {
+        d->window = k / d->P;
+        d->lookups_left = s->p.dwf_lut_lookups;
+    }
+    for (unsigned i = 0; i < d->nflight;) {
+        unsigned e = d->flight[i];
+        sm_entity *w = &s->ent[e];
+        if (w->at_barrier || w->mem_wait || w->ready_at > k) {
+            i++;
+            continue;
+        }
+        if (write_back(s, d, e, k)) {
+            memmove(&d->flight[i], &d->flight[i + 1], (d->nflight - i - 1) * sizeof d->flight[0]);
+            d->nflight--;
+            d->est[e] = E_FREE;
+            sm_entity_free(s, e);
+        } else {
+            /* the rest waits for the next scheduler cycle's lookups or a free entry */
+            w->ready_at = s->p.dwf_lut_lookups && !d->lookups_left ? (d->window + 1) * d->P : k + 1;
+            i++;
+        }
+    }
+    if (d->ng > d->pcs_max)
+        d->pcs_max = d->ng;
+    /* A rebalancing heap holds the issue ([T] Fig. 4.5): the pool warps wait
+     * until it is done, which also tells the SM when to wake up. */
+    if (d->heap_busy > k && d->npool) {
+        uint64_t from = d->heap_counted > k ? d->heap_counted : k;
+        if (d->heap_busy > from)
+            d->heap_stalls += d->heap_busy - from;
+        d->heap_counted = d->heap_busy;
+        for (unsigned i = 0; i < d->npool; i++)
+            if (s->ent[d->pool[i]].ready_at < d->heap_busy)
+                s->ent[d->pool[i]].ready_at = d->heap_busy;
+    }
+}
+
+/* ---- issue ---------------------------------------------------------------- */
+
+/* A cross-lane pool warp issues once it holds its hw warp's live threads. */
+static bool eligible(const dwf_state *d, unsigned e)
+{
+    if (!(d->key[e] & XLANE_KEY))
+        return true;
+    unsigned hw = (unsigned)(d->key[e] >> 32 & 0xffff);
+    return (unsigned)__builtin_popcount(d->mask[e]) == d->live[hw];
+}
+
+/* Nothing in flight can change the pool: every carrier waits at a barrier
+ * or for a free pool entry. */
+static bool stuck(const sm *s, const dwf_state *d)
+{
+    for (unsigned i = 0; i < d->nflight; i++)
+        if (!s->ent[d->flight[i]].at_barrier && !d->pfull[d->flight[i]])
+            return false;
+    return true;
+}
+
+/* Lexicographic priority of pool warp e (smaller first) under DMin, DTime,
+ * DPC, DPdPri. */
+static void prio(const sm *s, const dwf_state *d, unsigned e, uint64_t p[3])
+{
+    uint64_t pc = s->ent[e].pc;
+    p[2] = d->seq[e];
+    switch (s->p.dwf_policy) {
+    case DWF_POL_MIN: p[0] = d->cnt[d->grp[e]]; p[1] = pc; break;
+    case DWF_POL_PC: p[0] = pc; p[1] = 0; break;
+    case DWF_POL_PDPRI: p[0] = d->pdmin[e]; p[1] = pc; break;
+    default: p[0] = 0; p[1] = 0; break;   /* DTime: formation order */
+    }
+}
+
+static bool before(const uint64_t a[3], const uint64_t b[3])
+{
+    for (unsigned i = 0; i < 3; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i];
+    return false;
+}
+
+static int pick_ordered(sm *s, dwf_state *d, bool relax)
+{
+    int best = -1;
+    uint64_t bp[3] = {0}, p[3];
+    for (unsigned i = 0; i < d->npool; i++) {
+        unsigned e = d->pool[i];
+        if (s->status[e] != WS_READY || (!relax && !eligible(d, e)))
+            continue;
+        prio(s, d, e, p);
+        if (best < 0 || before(p, bp)) {
+            best = (int)e;
+            memcpy(bp, p, sizeof bp);
+        }
+    }
+    return best;
+}
+
+static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake)
+{
+    bool limited = !s->p.dwf_heap_infinite;
+    if (d->maj == NONE || d->g[d->maj].head == NONE) {
+        if (d->maj != NONE) {
+            uint32_t old = d->maj;
+            d->maj = NONE;
+            group_release(d, old);
+        }
+        if (d->nspill)
+            maj_unspill(s, d, k);
+        if (!d->heap.n)
+            return -1;
+        uint32_t g;
+        unsigned sw = dwf_heap_pop(&d->heap, d->cnt, d->hpos, &g);
+        if (limited) {
+            d->mset[(uint32_t)d->g[g].key % d->msets]--;
+            heap_busy_add(d, k, sw);
+        }
+        d->maj = g;
+        if (d->nspill)
+            maj_unspill(s, d, k);
+        for (uint32_t e = d->g[g].head; e != NONE; e = d->gnext[e]) {
+            if (!d->parked[e])
+                continue;
+            sched_add(&s->sc[s->ent[e].sched].s, &s->view, e, -1);
+            d->parked[e] = false;
+            s->status[e] = sm_entity_status(s, e, k, wake);
+        }
+    }
+    for (uint32_t e = d->g[d->maj].head; e != NONE; e = d->gnext[e])
+        if (s->status[e] == WS_READY && (relax || eligible(d, e)))
+            return (int)e;
+    return -1;
+}
+
+static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
+{
+    (void)sc;
+    dwf_state *d = s->rc_state;
+    if (!d->npool)
+        return -1;
+    bool maj = s->p.dwf_policy == DWF_POL_MAJ;
+    int e = maj ? pick_maj(s, d, k, false, wake) : pick_ordered(s, d, false);
+    if (e < 0 && stuck(s, d))
+        e = maj ? pick_maj(s, d, k, true, wake) : pick_ordered(s, d, true);
+    return e;
+}
+
+static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, unsigned *threads)
+{
+    (void)k;
+    dwf_state *d = s->rc_state;
+    sm_subwarp *sw = &d->sw;
+    pool_issue(d, e);
+    sw->mask = d->mask[e];
+    sw->at = 0;
+    unsigned per_home[ISA_MAX_LANES] = {0}, deg = 1;
+    for (uint32_t m = sw->mask; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
+        sw->lane[l] = thread_of(s, d, t);
+        if (++per_home[d->home[t]] > deg)
+            deg = per_home[d->home[t]];
+    }
+    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? (deg - 1) * d->P : 0;
+    d->issued++;
+    *n = 1;
+    *threads = (unsigned)__builtin_popcount(sw->mask);
+    return sw;
+}
+
+static void dwf_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *o, uint64_t issued,
+                             uint64_t done)
+{
+    (void)i, (void)issued, (void)done;
+    dwf_state *d = s->rc_state;
+    uint32_t pc = s->ent[e].pc;
+    const uint8_t *ip = s->p.dwf_policy == DWF_POL_PDPRI ? ipdoms_of(d, sm_prog_of(s, e)) : NULL;
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
+        if (o->exited >> l & 1) {
+            d->mask[e] &= ~(UINT32_C(1) << l);
+            d->live[t / d->ws]--;
+            continue;
+        }
+        uint32_t next = isa_lane_next_pc(o, pc, l);
+        d->npc[t] = next;
+        if (ip && ip[next])
+            d->pd[t]++;
+    }
+}
+
+static void dwf_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
+{
+    (void)pc, (void)o;
+    dwf_state *d = s->rc_state;
+    if (!d->mask[e]) {
+        remove_at(d->flight, &d->nflight, e);
+        d->est[e] = E_FREE;
+        sm_entity_free(s, e);
+        return;
+    }
+    s->ent[e].active = d->mask[e];
+    if (d->bank_extra) {   /* register-bank conflict: every lane waits ([T] Fig. 4.2c) */
+        s->sc[s->ent[e].sched].port_free += d->bank_extra;
+        s->ent[e].ready_at += d->bank_extra;
+        d->bank_cycles += d->bank_extra;
+    }
+}
+
+/* Hardware warp hw starts: its threads form one pool warp at pc 0 on their
+ * home lanes (swizzled: lane xor 1 in odd warps, [T] 4.2). */
+static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
+{
+    dwf_state *d = s->rc_state;
+    const sm_hw *h = &s->hw[hw];
+    d->live[hw] = (unsigned)__builtin_popcount(h->lanes);
+    unsigned e = pool_new(s, d, (uint64_t)h->cta << 32, hw, cycle);
+    for (uint32_t m = h->lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m), t = hw * d->ws + l;
+        unsigned tid = h->lane[l]->tid_linear;
+        unsigned home = tid % d->ws;
+        if (s->p.dwf_swizzle && d->ws % 2 == 0 && (tid / d->ws) % 2)
+            home ^= 1;
+        d->home[t] = (uint8_t)home;
+        d->pd[t] = 0;
+        d->npc[t] = 0;
+        pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
+    }
+    if (s->p.dwf_policy == DWF_POL_MAJ)
+        maj_insert(s, d, d->grp[e], cycle, true);
+}
+
+static void dwf_stats(sm *s, stats *st, const char *blk, bool final)
+{
+    dwf_state *d = s->rc_state;
+    if (final) {
+        double span = d->last_k > d->first_k ? (double)(d->last_k - d->first_k) : 1;
+        stats_derived(st, blk, "dwf_pool_mean", "warps", "mean warp-pool occupancy (per cycle)",
+                      (double)d->pool_area / span);
+        stats_derived(st, blk, "dwf_heap_mean", "entries", "mean max-heap occupancy (per cycle)",
+                      (double)d->heap_area / span);
+        stats_derived(st, blk, "dwf_live_pcs_mean", "pcs", "mean distinct pcs in the warp pool (per cycle)",
+                      (double)d->pcs_area / span);
+        return;
+    }
+    stats_counter(st, blk, "dwf_warps", "warps", "dynamic warps issued", &d->issued);
+    stats_counter(st, blk, "dwf_pool_max", "warps", "largest warp-pool occupancy", &d->pool_max);
+    stats_counter(st, blk, "dwf_heap_max", "entries", "largest max-heap occupancy", &d->heap_max);
+    stats_counter(st, blk, "dwf_live_pcs_max", "pcs", "most distinct pcs in the warp pool", &d->pcs_max);
+    stats_counter(st, blk, "dwf_lut_lookups", "lookups", "PC-warp LUT lookups", &d->lookups);
+    stats_counter(st, blk, "dwf_lut_misses", "lookups", "PC-warp LUT misses (a new warp)", &d->lut.misses);
+    stats_counter(st, blk, "dwf_lut_evictions", "entries", "PC-warp LUT entries evicted", &d->lut.evictions);
+    stats_counter(st, blk, "dwf_lut_port_waits", "cycles",
+                  "write-back cycles a thread group waited for a LUT lookup port", &d->port_waits);
+    stats_counter(st, blk, "dwf_pool_full_waits", "cycles",
+                  "write-back cycles a thread group waited for a free warp-pool entry", &d->pool_full);
+    stats_counter(st, blk, "dwf_lane_conflicts", "groups",
+                  "las: thread groups whose lanes conflicted with the LUT warp (a second warp)",
+                  &d->las_conflicts);
+    stats_counter(st, blk, "dwf_bank_conflict_cycles", "cycles",
+                  "banks: issue cycles added by register-bank conflicts", &d->bank_cycles);
+    stats_counter(st, blk, "dwf_heap_stall_cycles", "cycles", "maj: issue cycles lost to heap rebalancing",
+                  &d->heap_stalls);
+    stats_counter(st, blk, "dwf_heap_swaps", "swaps", "maj: max-heap swaps", &d->heap_swaps);
+    stats_counter(st, blk, "dwf_heap_overflows", "pcs", "maj: pcs that found the heap or its LUT set full",
+                  &d->heap_spills);
+}
+
+const reconv_ops reconv_dwf_ops = {
+    .packs = false,
+    .every_cycle = true,
+    .capacity = dwf_capacity,
+    .create = dwf_create,
+    .destroy = dwf_destroy,
+    .warp_start = dwf_warp_start,
+    .after_issue = dwf_after_issue,
+    .before_cycle = dwf_before_cycle,
+    .form = dwf_form,
+    .subwarp_done = dwf_subwarp_done,
+    .pick = dwf_pick,
+    .stats = dwf_stats,
+};

@@ -1,0 +1,188 @@
+/* Dynamic warp formation (Fung's MASc thesis "Dynamic Warp Formation",
+ * chapter 4): the PC-warp LUT, the lane-aware insertion rule, the DMaj
+ * max-heap alone, and lane-aware formation with and without thread
+ * swizzling in an SM. The single-warp issue trace is in test_reconv.c and
+ * the functional equivalence with PDOM in test_dwf_functional.c. */
+#include <string.h>
+
+#include "core/dwf_heap.h"
+#include "core/dwf_lut.h"
+#include "harness.h"
+
+/* Thesis 4.2 (the LAS example): a retiring warp's thread group with the
+ * lane vector REQ = 1010 meets the LUT warp holding OCC = 1100. CNF = REQ &
+ * OCC = 1000: that thread starts a new warp (the LUT now points at it with
+ * OCC 1000); the other one (0010) joins: 1100 | 0010 = 1110. */
+Test(dwf, las_example)
+{
+    dwf_lut l;
+    dwf_lut_init(&l, 16, 4);
+    dwf_lut_entry *e = dwf_lut_insert(&l, 7, 3);
+    e->occ = 0xC;   /* 1100 */
+    uint32_t req = 0xA, cnf = dwf_las_conflicts(req, e->occ);
+    cr_expect_eq(cnf, 0x8u);
+    cr_expect_eq(e->occ | (req & ~cnf), 0xEu);
+    /* no conflict: 0011 joins 1100 whole */
+    cr_expect_eq(dwf_las_conflicts(0x3, 0xC), 0u);
+    dwf_lut_free(&l);
+}
+
+/* 2 sets x 2 ways (set = pc mod 2): pcs 0, 2, 4 share set 0. After 0, 2
+ * and a hit on 0, inserting 4 evicts 2 (least recently used); 2 then
+ * misses, 0 and 4 hit; an issued warp's entry is dropped. */
+Test(dwf, lut_lru_and_invalidate)
+{
+    dwf_lut l;
+    dwf_lut_init(&l, 2, 2);
+    dwf_lut_insert(&l, 0, 10);
+    dwf_lut_insert(&l, 2, 11);
+    cr_assert_not_null(dwf_lut_lookup(&l, 0));
+    dwf_lut_insert(&l, 4, 12);
+    cr_expect_eq(l.evictions, 1u);
+    cr_expect_null(dwf_lut_lookup(&l, 2));
+    cr_expect_eq(dwf_lut_lookup(&l, 0)->idx, 10u);
+    cr_expect_eq(dwf_lut_lookup(&l, 4)->idx, 12u);
+    dwf_lut_insert(&l, 1, 13);   /* set 1: no eviction */
+    cr_expect_eq(l.evictions, 1u);
+    dwf_lut_invalidate(&l, 0, 99);   /* another warp's index: kept */
+    cr_expect_not_null(dwf_lut_lookup(&l, 0));
+    dwf_lut_invalidate(&l, 0, 10);
+    cr_expect_null(dwf_lut_lookup(&l, 0));
+    cr_expect_eq(l.misses, 2u);
+    dwf_lut_free(&l);
+}
+
+/* Counts 5, 3, 8, 1, 9 pushed in order (worked by hand):
+ *   g0 [0]; g1 [0 1]; g2: 8 > 5, 1 swap [2 1 0]; g3 [2 1 0 3];
+ *   g4: 9 > 3, 9 > 8, 2 swaps [4 2 0 3 1].
+ * pop -> g4, g1 to the root, 8 > 3: 1 swap [2 1 0 3];
+ * pop -> g2, g3 to the root, larger child g0 (5): 1 swap [0 1 3];
+ * g1 grows to 10: 10 > 5, 1 swap; pop -> g1. */
+Test(dwf, heap_order_and_swaps)
+{
+    uint32_t cnt[5] = {5, 3, 8, 1, 9};
+    int pos[5];
+    dwf_heap q;
+    dwf_heap_init(&q, 2);   /* grows */
+    unsigned sw[5];
+    for (unsigned g = 0; g < 5; g++)
+        sw[g] = dwf_heap_push(&q, g, cnt, pos);
+    cr_expect_eq(sw[0] + sw[1] + sw[3], 0u);
+    cr_expect_eq(sw[2], 1u);
+    cr_expect_eq(sw[4], 2u);
+    unsigned g;
+    cr_expect_eq(dwf_heap_pop(&q, cnt, pos, &g), 1u);
+    cr_expect_eq(g, 4u);
+    cr_expect_eq(pos[4], -1);
+    cr_expect_eq(dwf_heap_pop(&q, cnt, pos, &g), 1u);
+    cr_expect_eq(g, 2u);
+    cnt[1] = 10;
+    cr_expect_eq(dwf_heap_raise(&q, 1, cnt, pos), 1u);
+    dwf_heap_pop(&q, cnt, pos, &g);
+    cr_expect_eq(g, 1u);
+    cr_expect_eq(q.n, 2u);
+    dwf_heap_free(&q);
+}
+
+/* Bitonic's even/odd branch ([T] 4.2, thread swizzling): 16 warps of 4
+ * threads (4 lanes, one warp a cycle), even threads take the branch. The
+ * bodies (pcs 4-7 odd, 9-12 even) are 4 independent adds. */
+static const char *k_parity =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    and r1, r0, 1\n"             /* 1 */
+    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
+    "    @p0 bra even\n"              /* 3 */
+    "    add r2, r0, 1\n"             /* 4: odd */
+    "    add r2, r2, 1\n"             /* 5 */
+    "    add r2, r2, 1\n"             /* 6 */
+    "    add r2, r2, 1\n"             /* 7 */
+    "    bra join\n"                  /* 8 */
+    "even:\n"
+    "    add r2, r0, 2\n"             /* 9 */
+    "    add r2, r2, 2\n"             /* 10 */
+    "    add r2, r2, 2\n"             /* 11 */
+    "    add r2, r2, 2\n"             /* 12 */
+    "join:\n"
+    "    shl r3, r0, 2\n"             /* 13 */
+    "    st.global.u32 [r3+@out], r2\n"
+    "    exit\n";
+
+typedef struct parity_out {
+    unsigned body_issues, most, warps_of_4;
+    uint64_t conflicts;
+} parity_out;
+
+/* One simulation per process: harness_fork runs this in a child. */
+static void parity_child(void *ctx, void *out)
+{
+    const char *const *opt = ctx;
+    parity_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_policy=time", opt[0], opt[1], NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_parity, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 4 : i + 8, "out[%u]", i);
+    memset(o, 0, sizeof *o);
+    for (unsigned i = 0; i < h->nlog; i++) {
+        uint32_t pc = h->log[i].pc;
+        if (pc < 4 || pc > 12 || pc == 8)
+            continue;
+        unsigned n = (unsigned)__builtin_popcount(h->log[i].active);
+        o->body_issues++;
+        o->most = n > o->most ? n : o->most;
+        o->warps_of_4 += n == 4;
+    }
+    o->conflicts = harness_counter(h, "sm0", "dwf_lane_conflicts");
+    harness_free(h);
+}
+
+static void run_parity(const char *rf, const char *swizzle, parity_out *o)
+{
+    const char *opt[2] = {rf, swizzle};
+    harness_fork(parity_child, (void *)opt, o, sizeof *o);
+}
+
+Test(dwf, swizzling_forms_full_warps_on_even_odd_branch)
+{
+    parity_out plain, swz, ideal;
+    run_parity("core.dwf_rf=las", "core.dwf_swizzle=false", &plain);
+    run_parity("core.dwf_rf=las", "core.dwf_swizzle=true", &swz);
+    run_parity("core.dwf_rf=ideal", "core.dwf_swizzle=false", &ideal);
+    /* without swizzling every even thread's home lane is 0 or 2, every odd
+     * one's 1 or 3: a lane-aware warp on a path holds at most 2 threads,
+     * so each path's 32 threads need 16 warps per body pc: 8 x 16 issues;
+     * a second even (odd) group meeting the LUT warp conflicts */
+    cr_expect_eq(plain.most, 2u);
+    cr_expect_eq(plain.body_issues, 8u * 16u);
+    cr_expect_gt(plain.conflicts, 0u);
+    /* swizzled, odd warps put their even threads on lanes 1 and 3: two
+     * warps' groups fill one warp of 4 while 16 warps keep the 7-stage
+     * pipeline full (the pool holds the groups long enough to meet) */
+    cr_expect_eq(swz.most, 4u);
+    cr_expect_gt(swz.warps_of_4, 0u);
+    cr_expect_lt(swz.body_issues, plain.body_issues);
+    /* any lane (ideal register file): full warps without swizzling */
+    cr_expect_eq(ideal.most, 4u);
+    cr_expect_lt(ideal.body_issues, plain.body_issues);
+}
+
+/* DWF needs the barrel discipline and one warp pool (one scheduler). */
+Test(dwf, bad_configurations)
+{
+    const char *sets[] = {"core.reconv=dwf", "core.discipline=scoreboard", NULL};
+    char *msg = NULL;
+    cr_assert_null(harness_try_new(sets, &msg));
+    cr_expect(strstr(msg, "core.reconv = dwf") && strstr(msg, "core.discipline = barrel"), "%s", msg);
+    g_free(msg);
+    const char *sets2[] = {"core.reconv=dwf", "core.schedulers=2", NULL};
+    cr_assert_null(harness_try_new(sets2, &msg));
+    cr_expect(strstr(msg, "core.schedulers = 1"), "%s", msg);
+    g_free(msg);
+    const char *sets3[] = {"core.reconv=dwf", "core.dwf_lut_entries=10", NULL};
+    cr_assert_null(harness_try_new(sets3, &msg));
+    cr_expect(strstr(msg, "multiple of core.dwf_lut_assoc"), "%s", msg);
+    g_free(msg);
+}
