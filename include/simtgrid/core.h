@@ -40,6 +40,9 @@ typedef enum core_unit_kind {
     CORE_UNIT_KINDS
 } core_unit_kind;
 
+/* dws memory subdivision policy (core.dws_mem_split). */
+typedef enum core_dws_mem { CORE_DWS_MEM_OFF, CORE_DWS_AGGRESS, CORE_DWS_LAZY, CORE_DWS_REVIVE } core_dws_mem;
+
 typedef struct core_unit_params {
     unsigned count;     /* pipelines of this kind per SM */
     unsigned lanes;     /* resolved: never 0 */
@@ -64,6 +67,11 @@ typedef struct core_params {
     bool lwm_relaxed;              /* lwm: relaxed re-fetch */
     bool lwm_jump_opt, lwm_memdiv_opt, lwm_pred_pack;
     bool lwm_any;                  /* lwm: perfRF packing */
+    /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
+     * re-convergence choices */
+    unsigned dws_wst_entries, dws_slots, dws_block_limit;
+    bool dws_branch_split, dws_pc_merge, dws_branch_limited;
+    core_dws_mem dws_mem_split;
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];

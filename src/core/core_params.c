@@ -5,6 +5,8 @@
 #include "simtgrid/core.h"
 
 static const char *const discipline_names[] = {[CORE_BARREL] = "barrel", [CORE_SCOREBOARD] = "scoreboard", NULL};
+static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
+                                             [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive", NULL};
 static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
 
 #define U(field) PB(core_params, "core." #field, field, PF_UNSIGNED)
@@ -27,6 +29,8 @@ static const param_bind binds[] = {
     PB_POLICY(core_params, "core.reconv", reconv, core_policy),
     U(mem_pending_per_warp), B(wait_for_stores),
     B(lwm_jump_opt), B(lwm_memdiv_opt), B(lwm_pred_pack),
+    U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_pc_merge),
+    B(dws_branch_limited), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),
@@ -86,7 +90,10 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
                     cfg_origin(c, key), p->warp_size, cfg_origin(c, "core.warp_size"));
         return false;
     }
-    if (lwm && p->discipline != CORE_BARREL) {
+    if (p->dws_slots == 0)
+        p->dws_slots = 2 * p->max_warps;   /* twice Conv's slots (DWS paper, section 3.3) */
+    bool dws = !strcmp(p->reconv->name, "dws");
+    if ((lwm || dws) && p->discipline != CORE_BARREL) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
                     "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
                     cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));

@@ -78,7 +78,7 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
         *aborted = true;
         return k;
     }
-    if (s->rc->before_cycle && s->splits)
+    if (s->rc->before_cycle && (s->splits || s->rc->every_cycle))
         s->rc->before_cycle(s, k);
     uint64_t wake = NEVER_CYCLE;
     bool busy = false;

@@ -1,7 +1,7 @@
 /* Formation policies change timing, never results: the memory image after
  * each LWM/2Lev paper kernel (workloads/papers/lwm, the MICRO machine) and
  * two shipped kernels with barriers and shuffles is the same under PDOM and
- * under every formation variant (bfs is left out: threads race to store
+ * under every formation variant (large warps and dynamic warp subdivision) (bfs is left out: threads race to store
  * different levels to one vertex, so its result depends on the
  * interleaving under any policy change). Each run is a child process (one SimGrid
  * engine per process). */
@@ -76,6 +76,11 @@ static const char *const variants[][5] = {
     {"core.reconv=lwm", "core.lwm_refetch=relaxed", "core.scheduler=2lev", "core.fetch_group=1", NULL},
     {"core.reconv=lwm", "core.lwm_pack=any", "core.lwm_jump_opt=false", "core.lwm_memdiv_opt=false", NULL},
     {"core.reconv=lwm", "core.large_warp_threads=64", "core.lwm_pred_pack=false", NULL},
+    /* dynamic warp subdivision: PC-based merging, and stack-only with a
+     * small WST (subdivision and pushes mixed); memory subdivision needs
+     * the cache hierarchy (test/gpu/test_chip_dws.c) */
+    {"core.reconv=dws", NULL},
+    {"core.reconv=dws", "core.dws_pc_merge=false", "core.dws_wst_entries=4", NULL},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 
