@@ -29,7 +29,7 @@ static const param_bind binds[] = {
     PB_POLICY(core_params, "core.reconv", reconv, core_policy),
     U(mem_pending_per_warp), B(wait_for_stores),
     B(lwm_jump_opt), B(lwm_memdiv_opt), B(lwm_pred_pack),
-    U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_pc_merge),
+    U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_pc_merge),
     B(dws_branch_limited), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),

@@ -16,9 +16,10 @@
  *
  * A divergent branch subdivides when it is eligible (the basic block at its
  * post-dominator has at most core.dws_block_limit instructions, [M] 4.3;
- * the exit counts as an empty block) or the group already is a split (the
- * paper's splits "keep being subdivided upon future divergent branches"),
- * and the warp-split table (WST) has room; otherwise the group's own stack
+ * the exit counts as an empty block), or with core.dws_nested_split at any
+ * divergent branch inside a split (the paper's splits "keep being
+ * subdivided upon future divergent branches"), and the warp-split table
+ * (WST) has room; otherwise the group's own stack
  * is pushed as under Conv, so a full WST only serializes [inferred, digest
  * ambiguity A1: per-split stacks]. WST entries: every split of a subdivided
  * warp holds one (a warp that is not subdivided holds none), so splitting a
@@ -503,7 +504,8 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
                     q->e[x].stk.e[i].mask &= ~exited;
             }
     }
-    if (sm_is_global(in) && in->cls == ISA_CLASS_LD_GLOBAL && o->mem_lanes && s->p.dws_mem_split != CORE_DWS_MEM_OFF) {
+    if (sm_is_global(in)) {   /* a new memory op: the reports of an older one are void */
+        d->tag = -1;
         d->decided = false;
         d->arrived = 0;
     }
@@ -513,7 +515,7 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
     bool in_split = s->hw[hw].nentities > 1 || d->stk.depth > 1;
     bool diverge = in->op == ISA_OP_BRA && taken && fall;
     if (diverge && s->p.dws_branch_split && !s->p.dws_branch_limited &&
-        (eligible(s, e, in) || (in_split && d->kind[d->stk.depth - 1] == K_SPLIT))) {
+        (eligible(s, e, in) || (s->p.dws_nested_split && in_split && d->kind[d->stk.depth - 1] == K_SPLIT))) {
         if (wst_room(s, q, hw)) {
             /* both paths run as splits; the stack is not pushed ([M] 4.1) */
             for (unsigned i = 0; i < d->stk.depth; i++)
@@ -592,6 +594,12 @@ static void mem_split(sm *s, unsigned e, uint64_t cycle)
     slots_settle(s);
 }
 
+/* e still waits on its load `tag` (not completed, not reused). */
+static bool waits_on(const sm *s, unsigned e, int tag)
+{
+    return tag >= 0 && s->mem[tag].used && s->mem[tag].entity == e && s->ent[e].mem_wait;
+}
+
 static bool any_ready(const sm *s, unsigned except, uint64_t cycle)
 {
     for (unsigned x = 0; x < s->nent_cap; x++)
@@ -632,7 +640,7 @@ static void dws_before_cycle(sm *s, uint64_t cycle)
     unsigned most = 0;
     for (unsigned e = 0; e < s->nent_cap; e++) {
         const dws_ent *d = &q->e[e];
-        if (!s->ent[e].live || d->tag < 0 || !s->ent[e].mem_wait || !d->arrived || d->arrived == s->ent[e].active ||
+        if (!s->ent[e].live || !waits_on(s, e, d->tag) || !d->arrived || d->arrived == s->ent[e].active ||
             d->wait_rec || d->wait_bl)
             continue;
         unsigned n = (unsigned)__builtin_popcount(d->arrived & s->ent[e].active);
