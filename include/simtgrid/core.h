@@ -45,6 +45,9 @@ typedef enum core_unit_kind {
     CORE_UNIT_KINDS
 } core_unit_kind;
 
+/* dws memory subdivision policy (core.dws_mem_split). */
+typedef enum core_dws_mem { CORE_DWS_MEM_OFF, CORE_DWS_AGGRESS, CORE_DWS_LAZY, CORE_DWS_REVIVE } core_dws_mem;
+
 typedef struct core_unit_params {
     unsigned count;     /* pipelines of this kind per SM */
     unsigned lanes;     /* resolved: never 0 */
@@ -81,6 +84,11 @@ typedef struct core_params {
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;
     bool dwf_heap_infinite;
     unsigned dwf_heap_entries, dwf_mheap_lut_entries, dwf_mheap_lut_assoc;
+    /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
+     * re-convergence choices */
+    unsigned dws_wst_entries, dws_slots, dws_block_limit;
+    bool dws_branch_split, dws_nested_split, dws_pc_merge, dws_branch_limited;
+    core_dws_mem dws_mem_split;
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];

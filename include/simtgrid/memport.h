@@ -19,6 +19,8 @@ enum mem_flags {
     MEM_STREAM = 1 << 2,    /* ld.cs: evict-first */
     MEM_NO_REPLY = 1 << 3,  /* fire-and-forget store: the warp does not wait (the cache
                                hierarchy still reports it performed: sm_expect_store_acks) */
+    MEM_LANE_REPORT = 1 << 4, /* a load: also report each access's lanes when its data is ready
+                                 (partial responses before the final one; dynamic warp subdivision) */
 };
 
 #define MEMPORT_LANES 32
@@ -43,6 +45,8 @@ typedef struct warp_mem_resp {
     uint16_t warp;
     uint8_t op;
     uint8_t accesses;             /* lines this instruction needed (statistics) */
+    uint8_t partial;              /* MEM_LANE_REPORT: only `lanes` have their data; more follows */
+    uint32_t lanes;               /* partial: the lanes this report serves */
 } warp_mem_resp;
 
 #endif

@@ -8,6 +8,8 @@ static const char *const discipline_names[] = {[CORE_BARREL] = "barrel", [CORE_S
 static const char *const dwf_policy_names[] = {[DWF_POL_MAJ] = "maj", [DWF_POL_MIN] = "min", [DWF_POL_TIME] = "time",
                                                [DWF_POL_PC] = "pc", [DWF_POL_PDPRI] = "pdpri", NULL};
 static const char *const dwf_rf_names[] = {[DWF_RF_LAS] = "las", [DWF_RF_IDEAL] = "ideal", [DWF_RF_BANKS] = "banks", NULL};
+static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
+                                             [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive", NULL};
 static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
 static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV_FETCHABLE] = "fetchable", NULL};
 
@@ -37,6 +39,8 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.dwf_rf", dwf_rf, dwf_rf_names),
     B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
     U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc),
+    U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_pc_merge),
+    B(dws_branch_limited), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),
@@ -131,7 +135,10 @@ bool core_params_from_config(const config *c, core_params *p, GError **err)
     bool dwf = !strcmp(p->reconv->name, "dwf");
     if (dwf && !dwf_params_check(c, p, err))
         return false;
-    if ((lwm || tbc) && p->discipline != CORE_BARREL) {
+    if (p->dws_slots == 0)
+        p->dws_slots = 2 * p->max_warps;   /* twice Conv's slots (DWS paper, section 3.3) */
+    bool dws = !strcmp(p->reconv->name, "dws");
+    if ((lwm || tbc || dws) && p->discipline != CORE_BARREL) {
         g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT,
                     "core.reconv = %s (%s) needs core.discipline = barrel (%s)", p->reconv->name,
                     cfg_origin(c, "core.reconv"), cfg_origin(c, "core.discipline"));

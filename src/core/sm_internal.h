@@ -27,6 +27,7 @@
 typedef struct sm_entity {
     bool live;
     bool at_barrier;
+    bool held;            /* the policy holds it (dws: no scheduler slot, or waiting to merge) */
     uint16_t hw;          /* hardware warp slot */
     uint16_t cta;         /* CTA slot */
     uint16_t sched;       /* scheduler index */
@@ -209,8 +210,14 @@ struct reconv_ops {
     /* Entity `e` executed the instruction at `pc` (outcome `o`): set its next
      * pc and lanes, split or free entities. */
     void (*after_issue)(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
-    /* Before statuses are computed in a cycle (MIMD merging); may be NULL. */
+    /* Before statuses are computed in a cycle (MIMD merging); may be NULL.
+     * Called only while the SM has split entities, unless every_cycle. */
     void (*before_cycle)(sm *s, uint64_t cycle);
+    bool every_cycle;
+    /* Per-lane memory reports (dws; may be NULL): the loads of the
+     * blocking memory op `tag` on lanes `lanes` have their data at `cycle`
+     * (MEM_LANE_REPORT), before the op's final response. */
+    void (*mem_partial)(sm *s, unsigned tag, uint32_t lanes, uint64_t cycle);
     /* Formation policies (LWM, TBC; may be NULL): the sub-warps entity e
      * issues when fetched at cycle k, in order, at least one (sm_issue_form.c);
      * *threads: the threads that retire the instruction (thread_insts). */

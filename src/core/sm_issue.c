@@ -76,6 +76,8 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         return WS_BARRIER;
     if (w->mem_wait)
         return WS_MEM;
+    if (w->held)
+        return WS_BARRIER;
     if (w->ready_at > cycle) {
         *wake = min_u64(*wake, w->ready_at);
         return WS_DEP;
@@ -313,6 +315,8 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
     r.flags = (uint8_t)((in->cache == ISA_CACHE_CG ? MEM_L2_ONLY : 0) |
                         (in->cache == ISA_CACHE_CS ? MEM_STREAM : 0) |
                         (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
+    if (s->rc->mem_partial && reply && r.op == MEM_LOAD)
+        r.flags |= MEM_LANE_REPORT;
     r.pc = pc;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
     int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
@@ -520,6 +524,11 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
     }
     if (r->tag >= s->nmem_cap || !s->mem[r->tag].used)
         g_error("core: %s got a response with unknown tag %u", s->name, r->tag);
+    if (r->partial) {   /* some lanes' data (MEM_LANE_REPORT): the policy's */
+        if (s->rc->mem_partial && s->mem[r->tag].blocking)
+            s->rc->mem_partial(s, r->tag, r->lanes, max_u64(s->mem[r->tag].done, cycle));
+        return;
+    }
     sm_mem_op *op = &s->mem[r->tag];
     uint64_t complete = max_u64(op->done, cycle);
     sm_cta *c = &s->cta[op->cta];

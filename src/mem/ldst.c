@@ -35,7 +35,18 @@ typedef struct ldst_atomic {
 typedef struct hit_ev {
     uint64_t ready;
     uint32_t inst;
+    uint64_t line;
 } hit_ev;
+
+/* A load with MEM_LANE_REPORT: its accesses' lines and lanes, so that each
+ * completed access is reported to the SM with its lanes (dynamic warp
+ * subdivision needs the hit mask and each fill's lanes). */
+typedef struct ldst_lanes {
+    unsigned n;
+    uint64_t line[COALESCE_MAX_ACCESSES];
+    uint32_t lanes[COALESCE_MAX_ACCESSES];
+    bool done[COALESCE_MAX_ACCESSES];
+} ldst_lanes;
 
 struct ldst {
     /* Trace: each load from entering the unit to its last data ("smN.ldst"),
@@ -55,6 +66,7 @@ struct ldst {
     des_port *req_in, *resp_out, *down, *up;
     ldst_inst *inst;
     ldst_atomic *atom;      /* per inst slot */
+    ldst_lanes *lanes;      /* per inst slot (allocated at the first MEM_LANE_REPORT) */
     unsigned ninst;
     int free_head;
     /* The instruction in the unit. */
@@ -247,6 +259,7 @@ void ldst_free(ldst *u)
     g_free(u->dc);
     g_free(u->inst);
     g_free(u->atom);
+    g_free(u->lanes);
     g_free(u->hits);
     g_queue_free(u->resp_wait);
     g_free(u->name);
@@ -297,6 +310,36 @@ static void respond(ldst *u, uint32_t slot, des_time t)
         g_queue_push_tail(u->resp_wait, g_memdup2(&in->resp, sizeof in->resp));
     in->next_free = u->free_head;
     u->free_head = (int)slot;
+}
+
+/* MEM_LANE_REPORT: the access of `slot` to `line` (else its first one not
+ * yet reported) has its data: a partial response with its lanes, unless it
+ * is the last (the final response follows). */
+static void report_lanes(ldst *u, uint32_t slot, uint64_t line, des_time t)
+{
+    ldst_inst *in = &u->inst[slot];
+    if (!(in->flags & MEM_LANE_REPORT) || in->remaining <= 1)
+        return;
+    ldst_lanes *l = &u->lanes[slot];
+    unsigned pick = l->n;
+    for (unsigned i = 0; i < l->n; i++) {
+        if (l->done[i])
+            continue;
+        if (pick == l->n)
+            pick = i;
+        if (l->line[i] == line) {
+            pick = i;
+            break;
+        }
+    }
+    if (pick == l->n)
+        return;
+    l->done[pick] = true;
+    warp_mem_resp r = in->resp;
+    r.partial = 1;
+    r.lanes = l->lanes[pick];
+    if (!g_queue_is_empty(u->resp_wait) || !des_port_try_send(u->resp_out, &r, t))
+        g_queue_push_tail(u->resp_wait, g_memdup2(&r, sizeof r));
 }
 
 static void complete_access(ldst *u, uint32_t slot, des_time t)
@@ -350,7 +393,7 @@ static void atomic_lanes(ldst *u, uint32_t slot, uint64_t line, mem_pkt *m)
     m->hot_lanes = in->hot[pick];
 }
 
-static void push_hit(ldst *u, uint64_t ready, uint32_t slot)
+static void push_hit(ldst *u, uint64_t ready, uint32_t slot, uint64_t line)
 {
     if (u->hcount == u->hcap) {
         hit_ev *n = g_new(hit_ev, u->hcap * 2);
@@ -361,7 +404,7 @@ static void push_hit(ldst *u, uint64_t ready, uint32_t slot)
         u->hhead = 0;
         u->hcap *= 2;
     }
-    u->hits[(u->hhead + u->hcount++) % u->hcap] = (hit_ev){ready, slot};
+    u->hits[(u->hhead + u->hcount++) % u->hcap] = (hit_ev){ready, slot, line};
 }
 
 /* Take the next instruction from the SM into the unit. */
@@ -393,6 +436,17 @@ static void take_request(ldst *u, uint64_t c, des_time t)
      * it, but its CTA ends only after that report (GPGPU-Sim's stores_done). */
     in->reply = !(u->req.flags & MEM_NO_REPLY) || u->req.op == MEM_STORE;
     u->atom[slot].n = 0;
+    if (in->flags & MEM_LANE_REPORT) {
+        if (!u->lanes)
+            u->lanes = g_new0(ldst_lanes, u->ninst);
+        ldst_lanes *l = &u->lanes[slot];
+        l->n = u->nacc;
+        for (unsigned i = 0; i < u->nacc; i++) {
+            l->line[i] = u->acc[i].line;
+            l->lanes[i] = u->acc[i].lanes;
+            l->done[i] = false;
+        }
+    }
     u->cur = slot;
     u->next = 0;
     u->busy = true;
@@ -465,7 +519,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
         if (r.outcome != CACHE_BYPASSED && cache_get_params(u->l1)->write == CACHE_WRITE_BACK)
             complete_access(u, u->cur, t);
     } else if (r.outcome == CACHE_HIT)
-        push_hit(u, r.ready, u->cur);
+        push_hit(u, r.ready, u->cur, a->line);
     else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
         u->inst[u->cur].misses++;       /* completes on its fill or reply */
         if (u->fb && u->req.op == MEM_LOAD)
@@ -534,6 +588,8 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
             vta_evicted(u->fb, f.victim_warp, f.victim);
         u->changed = true;
     } else {
+        if (m->op == MEM_LOAD)
+            report_lanes(u, m->id, m->addr, t);
         complete_access(u, m->id, t);
     }
     if (m->op != MEM_STORE && c >= m->born / u->clk->period) {
@@ -569,13 +625,16 @@ static void ldst_main(des_actor *self, void *data)
         mshr_requester rq;
         uint64_t line;
         while (cache_pop_ready(u->l1, &rq, &line, c)) {
+            report_lanes(u, rq.id, line, t);
             complete_access(u, rq.id, t);
             u->changed = true;
         }
         while (u->hcount && u->hits[u->hhead].ready <= c) {
             uint32_t slot = u->hits[u->hhead].inst;
+            uint64_t hline = u->hits[u->hhead].line;
             u->hhead = (u->hhead + 1) % u->hcap;
             u->hcount--;
+            report_lanes(u, slot, hline, t);
             complete_access(u, slot, t);
         }
         send_down(u, t);

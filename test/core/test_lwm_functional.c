@@ -2,8 +2,9 @@
  * each LWM/2Lev paper kernel (workloads/papers/lwm, the MICRO machine), the
  * DWF thesis set's own kernels (bitonic, Black-Scholes; matrix is the LWM
  * set's) and two shipped kernels with barriers and shuffles is the same
- * under PDOM and under every formation variant: large warps and dynamic
- * warp formation with each issue policy and register-file model (bfs is
+ * under PDOM and under every formation variant: large warps, thread block
+ * compaction, dynamic warp subdivision and dynamic warp formation with each
+ * issue policy and register-file model (bfs is
  * left out: threads race to store
  * different levels to one vertex, so its result depends on the
  * interleaving under any policy change; so is the DWF set's FFT, whose
@@ -87,6 +88,11 @@ static const char *const variants[][5] = {
      * SRR, and 64-thread blocks (more, smaller blocks) */
     {"core.reconv=tbc", "core.scheduler=srr", NULL},
     {"core.reconv=tbc", "core.tbc_block_threads=64", NULL},
+    /* dynamic warp subdivision: PC-based merging, and stack-only with a
+     * small WST (subdivision and pushes mixed); memory subdivision needs
+     * the cache hierarchy (test/gpu/test_chip_dws.c) */
+    {"core.reconv=dws", NULL},
+    {"core.reconv=dws", "core.dws_pc_merge=false", "core.dws_wst_entries=4", NULL},
 };
 #define NVAR (sizeof variants / sizeof variants[0])
 #else

@@ -1,0 +1,149 @@
+/* Dynamic warp subdivision (core.reconv = dws; Meng, Tarjan, Skadron, DWS
+ * tech report CS-2010-5, sections 4 and 5), on one SM with the ideal memory:
+ * branch subdivision, PC-based and stack-based re-convergence, the WST
+ * limit and the eligibility threshold. Memory subdivision needs per-lane
+ * hit reports from the cache hierarchy: test/gpu/test_chip_dws.c.
+ *
+ * Machine: 16-thread warps on 16 lanes, a 1-stage barrel pipeline with
+ * 1-cycle units, so a group issues every cycle (issue at k, fetchable
+ * again at k + 1) and two groups alternate under LRR. */
+#include "harness.h"
+
+/* Even threads take the branch at pc 3 (pcs 6, 7), odd ones fall through
+ * (pcs 4, 5); both paths meet at pc 8, the branch's post-dominator,
+ * followed by block F = pcs 8-10 (3 instructions: eligible). */
+static const char *k_ifelse =
+    ".data out u32[32]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    and r1, r0, 1\n"             /* 1 */
+    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
+    "    @p0 bra even\n"              /* 3 */
+    "    add r2, r0, 100\n"           /* 4: odd */
+    "    bra join\n"                  /* 5 */
+    "even:\n"
+    "    mul r2, r0, 2\n"             /* 6 */
+    "    bra join\n"                  /* 7 */
+    "join:\n"
+    "    shl r3, r0, 2\n"             /* 8 */
+    "    st.global.u32 [r3+@out], r2\n" /* 9 */
+    "    exit\n";                     /* 10 */
+
+#define EVEN 0x5555u
+#define ODD 0xAAAAu
+#define ALL 0xFFFFu
+
+static harness *run(const char *const *extra, unsigned threads)
+{
+    const char *sets[16] = {"core.reconv=dws", "core.warp_size=16", "core.simd_width=16", "core.pipeline_depth=1",
+                            "core.max_warps=4", "core.max_threads=64"};
+    unsigned n = 6;
+    for (unsigned i = 0; extra && extra[i]; i++)
+        sets[n++] = extra[i];
+    sets[n] = NULL;
+    harness *h = harness_new(sets);
+    harness_launch(h, k_ifelse, 1, threads, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < threads; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 100 : 2 * i, "out[%u]", i);
+    return h;
+}
+
+/* Issues of warp w at pc, and their masks (up to 4). */
+static unsigned issues_at(const harness *h, unsigned w, uint32_t pc, uint32_t *masks)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < h->nlog; i++)
+        if (h->log[i].warp == w && h->log[i].pc == pc) {
+            if (n < 4)
+                masks[n] = h->log[i].active;
+            n++;
+        }
+    return n;
+}
+
+Test(dws, branch_splits_without_push_and_both_run_block_f)
+{
+    harness *h = run(NULL, 16);
+    uint32_t m[4];
+    /* the branch at pc 3 subdivides the warp: even split at 6, odd at 4;
+     * they alternate (one issue per cycle: 4 + 4 path issues back to back) */
+    cr_assert_eq(harness_counter(h, "sm0", "dws_splits_branch"), 1);
+    uint64_t c0 = h->log[0].cycle;
+    for (unsigned i = 0; i < h->nlog; i++)
+        cr_expect_eq(h->log[i].cycle, c0 + i, "issue %u at %lu: the pipeline never idles", i,
+                     (unsigned long)h->log[i].cycle);
+    for (unsigned i = 4; i < 8; i++)
+        cr_expect(h->log[i].active == EVEN || h->log[i].active == ODD);
+    cr_expect_neq(h->log[4].active, h->log[5].active, "the two splits alternate: no stack serializes them");
+    cr_expect_neq(h->log[5].active, h->log[6].active);
+    /* no push, so no re-convergence at pc 8: block F (8, 9) runs once per split */
+    cr_assert_eq(issues_at(h, 0, 8, m), 2);
+    cr_expect((m[0] == EVEN && m[1] == ODD) || (m[0] == ODD && m[1] == EVEN));
+    cr_assert_eq(issues_at(h, 0, 9, m), 2);
+    /* thread instructions as under Conv: 4 x 16 + 2 x 8 + 2 x 8 + 3 x 16 */
+    cr_expect_eq(harness_counter(h, "sm0", "thread_insts"), 144);
+    harness_free(h);
+}
+
+Test(dws, pc_merge_reunites_the_splits)
+{
+    harness *h = run(NULL, 16);
+    uint32_t m[4];
+    /* The split issuing second at pc 8 issues its store (pc 9) one cycle
+     * after the other, whose store left it at pc 10 and ready: the check at
+     * that memory instruction finds both at pc 10 and merges them, so the
+     * exit issues once for the whole warp: 4 + 4 + 2 + 2 + 1 = 13 issues. */
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
+    cr_assert_eq(issues_at(h, 0, 10, m), 1);
+    cr_expect_eq(m[0], ALL);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 13);
+    harness_free(h);
+}
+
+Test(dws, stack_only_splits_run_to_the_exit_apart)
+{
+    /* Without PC-based re-convergence the splits meet only at the rpc of
+     * the entry they split, the warp's bottom entry (the exit): each split
+     * runs 8, 9, 10 alone: 4 + 4 + 3 + 3 = 14 issues. */
+    const char *x[] = {"core.dws_pc_merge=false", NULL};
+    harness *h = run(x, 16);
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 0);
+    cr_expect_eq(issues_at(h, 0, 10, m), 2);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 14);
+    harness_free(h);
+}
+
+Test(dws, ineligible_branch_pushes_the_stack)
+{
+    /* Block F has 3 instructions; with a limit of 2 the branch is not
+     * eligible: Conv's stack serializes the paths (even first) and they
+     * re-converge at pc 8: 4 + 2 + 2 + 3 = 11 issues. */
+    const char *x[] = {"core.dws_block_limit=2", NULL};
+    harness *h = run(x, 16);
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), 0);
+    cr_assert_eq(issues_at(h, 0, 8, m), 1);
+    cr_expect_eq(m[0], ALL);
+    cr_expect_eq(h->log[4].pc, 6);
+    cr_expect_eq(h->log[6].pc, 4);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 11);
+    harness_free(h);
+}
+
+Test(dws, full_wst_prevents_subdivision)
+{
+    /* Two warps, a 2-entry WST: warp 0 reaches the branch first (LRR,
+     * warp 0 issues first) and its two splits fill the table; warp 1's
+     * divergence finds it full and pushes its stack as under Conv. */
+    const char *x[] = {"core.dws_wst_entries=2", NULL};
+    harness *h = run(x, 32);
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), 1);
+    cr_expect_eq(harness_counter(h, "sm0", "dws_push_full"), 1);
+    cr_expect_eq(harness_counter(h, "sm0", "dws_wst_max"), 2);
+    cr_expect_eq(issues_at(h, 0, 8, m), 2);
+    cr_assert_eq(issues_at(h, 1, 8, m), 1);
+    cr_expect_eq(m[0], ALL);
+    harness_free(h);
+}

@@ -1,0 +1,226 @@
+/* Memory subdivision of dynamic warp subdivision (Meng, Tarjan, Skadron,
+ * DWS tech report CS-2010-5, section 5) on the DWS machine (models/dws.ini,
+ * one WPU): the L1 reports each access's lanes when its data is ready
+ * (MEM_LANE_REPORT), and its first report is the load's hit mask.
+ *
+ * Every kernel first loads line A (a[0..15], one access for the warp) so
+ * that A is in the L1, then a load whose lanes 0-7 read line A (hits) and
+ * lanes 8-15 line B = a[40..47] (a miss to DRAM): hit mask 0x00FF on 16
+ * lanes. Each thread stores %clock taken just before that load (t0) and
+ * just after it (t). The DRAM alone takes 100 cycles (dws.ini), an L1 hit
+ * 3, so a thread served by the fill reads a clock at least 100 cycles after
+ * one served by the hit. */
+#include <stdio.h>
+
+#include "gpu_test_util.h"
+#include "simtgrid/json.h"
+
+#define PROLOGUE                                                            \
+    ".data a u32[64]\n"                                                     \
+    ".data t0 u32[32]\n"                                                    \
+    ".data t u32[32]\n"                                                     \
+    "    mov r0, %tid.x\n"                                                  \
+    "    and r9, r0, 15\n"                                                  \
+    "    shl r1, r9, 2\n"                                                   \
+    "    ld.global.u32 r2, [r1+@a]\n"   /* 3: line A into the L1 */
+
+/* idx = lane + 4 * (lane & 8): lanes 0-7 -> a[0..7], 8-15 -> a[40..47] */
+#define DIVERGENT_LOAD                                                      \
+    "    and r3, r9, 8\n"                                                   \
+    "    shl r3, r3, 2\n"                                                   \
+    "    add r3, r3, r9\n"                                                  \
+    "    shl r3, r3, 2\n"                                                   \
+    "    shl r6, r0, 2\n"                                                   \
+    "    mov r8, %clock\n"                                                  \
+    "    st.global.u32 [r6+@t0], r8\n"                                      \
+    "    ld.global.u32 r4, [r3+@a]\n"                                       \
+    "    mov r5, %clock\n"
+
+/* One warp: the divergent load, then its clock stored and exit. */
+static const char *k_one = PROLOGUE DIVERGENT_LOAD
+    "    st.global.u32 [r6+@t], r5\n"
+    "    exit\n";
+
+/* Two warps: warp 1 (threads 16-31) spins 20 iterations of 3 instructions
+ * while warp 0 waits on its divergent load. */
+static const char *k_two = PROLOGUE
+    "    setp.ge.u32 p0, r0, 16\n"
+    "    @p0 bra spin\n"
+    DIVERGENT_LOAD
+    "    st.global.u32 [r6+@t], r5\n"
+    "    exit\n"
+    "spin:\n"
+    "    mov r7, 0\n"
+    "loop:\n"
+    "    add r7, r7, 1\n"
+    "    setp.lt.u32 p1, r7, 20\n"
+    "    @p1 bra loop\n"
+    "    exit\n";
+
+/* One warp with an unconditional branch after the load (BranchLimited). */
+static const char *k_branch = PROLOGUE DIVERGENT_LOAD
+    "    bra next\n"
+    "next:\n"
+    "    st.global.u32 [r6+@t], r5\n"
+    "    exit\n";
+
+typedef struct dws_run {
+    chip_run cr;
+    uint64_t t0[32], t[32];
+} dws_run;
+
+/* The values of `name` in the dumped arrays' JSON. */
+static void parse_array(const char *json, const char *name, uint64_t *out, unsigned n)
+{
+    char key[32];
+    snprintf(key, sizeof key, "\"%s\": [", name);
+    const char *p = strstr(json, key);
+    if (!p) {
+        snprintf(key, sizeof key, "\"%s\":[", name);
+        p = strstr(json, key);
+    }
+    cr_assert(p, "no array %s in %s", name, json);
+    p += strlen(key);
+    for (unsigned i = 0; i < n; i++) {
+        char *end;
+        out[i] = g_ascii_strtoull(p, &end, 10);
+        cr_assert(end != p, "array %s: element %u", name, i);
+        p = end;
+        while (*p == ',' || *p == ' ' || *p == '\n')
+            p++;
+    }
+}
+
+static void run(dws_run *r, const char *kernel, unsigned threads, char *const *sets)
+{
+    const char *root = getenv("SIMTGRID_SRC");
+    char *path = g_build_filename(root ? root : ".", "models", "dws.ini", NULL);
+    char *model = NULL;
+    cr_assert(g_file_get_contents(path, &model, NULL, NULL), "cannot read %s", path);
+    char *launch = g_strdup_printf("grid = 1\nblock = %u\n\n[output]\ndump = t0, t\n", threads);
+    char *all[16] = {"gpu.sms=1"};
+    unsigned n = 1;
+    for (unsigned i = 0; sets && sets[i]; i++)
+        all[n++] = sets[i];
+    all[n] = NULL;
+    chip_run_text(&r->cr, model, kernel, launch, all);
+    cr_assert(r->cr.ok, "run: %s", r->cr.error);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    json_writer w;
+    json_init(&w, f, 0);
+    gpu_write_arrays(r->cr.g, &w);
+    fclose(f);
+    parse_array(buf, "t0", r->t0, threads);
+    parse_array(buf, "t", r->t, threads);
+    free(buf);
+    g_free(launch);
+    g_free(model);
+    g_free(path);
+}
+
+static void expect_same(const uint64_t *v, unsigned from, unsigned to, const char *what)
+{
+    for (unsigned i = from + 1; i < to; i++)
+        cr_expect_eq(v[i], v[from], "%s[%u] = %lu, [%u] = %lu", what, i, (unsigned long)v[i], from,
+                     (unsigned long)v[from]);
+}
+
+Test(chip_dws, conv_waits_for_the_whole_warp)
+{
+    dws_run r;
+    run(&r, k_one, 16, NULL);
+    expect_same(r.t, 0, 16, "t");   /* every thread leaves the load with the last one */
+    cr_expect_geq(r.t[0] - r.t0[0], 100);
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, hit_mask_0x00ff_makes_an_8_thread_run_ahead_split)
+{
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=aggress", NULL};
+    dws_run r;
+    run(&r, k_one, 16, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 1);
+    /* run-ahead: lanes 0-7 go on after the hit (3-cycle L1 plus the ports) */
+    expect_same(r.t, 0, 8, "t");
+    cr_expect_leq(r.t[0] - r.t0[0], 20);
+    /* fall-behind: lanes 8-15 resume alone when the fill of B arrives */
+    expect_same(r.t, 8, 16, "t");
+    cr_expect_geq(r.t[8] - r.t[0], 100);
+    /* 12 issues up to the load (pcs 0-11), then pcs 12-14 by each split;
+     * no PC merge: the run-ahead split is gone before the fill */
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "warp_insts"), 12 + 2 * 3);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_merges_pc"), 0);
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, lazy_split_waits_whole_while_another_group_is_ready)
+{
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=lazy", "core.scheduler=lrr", NULL};
+    dws_run r;
+    run(&r, k_two, 32, sets);
+    /* warp 1 spins (always ready under LRR) when warp 0's hit mask comes:
+     * LazySplit keeps warp 0 whole */
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 0);
+    expect_same(r.t, 0, 16, "t");
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, aggress_split_splits_even_while_another_group_is_ready)
+{
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=aggress", "core.scheduler=lrr", NULL};
+    dws_run r;
+    run(&r, k_two, 32, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 1);
+    /* the run-ahead split shares the pipeline with warp 1 (LRR): at most
+     * every other cycle, so within 20 + a few cycles of the hit */
+    cr_expect_leq(r.t[0] - r.t0[0], 25);
+    cr_expect_geq(r.t[8] - r.t[0], 100);
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, revive_split_splits_the_suspended_group_when_the_pipeline_idles)
+{
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=revive", "core.scheduler=lrr", NULL};
+    dws_run r;
+    run(&r, k_two, 32, sets);
+    /* at the hit mask warp 1 is ready: no split (as Lazy); once warp 1 has
+     * run the rest of its 60-instruction loop and exited, nothing is ready
+     * and warp 0 is split: its run-ahead lanes read the clock after that
+     * (at least ~50 of the 60 loop cycles remain after the hit), still
+     * before the fill of B (the DRAM's 100 cycles) */
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 1);
+    expect_same(r.t, 0, 8, "t");
+    expect_same(r.t, 8, 16, "t");
+    cr_expect_geq(r.t[0] - r.t0[0], 50);
+    cr_expect_gt(r.t[8], r.t[0]);
+    cr_expect_geq(r.t[8] - r.t0[8], 100);
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, branch_limited_merges_the_splits_at_the_next_branch)
+{
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=aggress", "core.dws_branch_limited=true", NULL};
+    dws_run r;
+    run(&r, k_branch, 16, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 1);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_merges_bl"), 1);
+    cr_expect_leq(r.t[0] - r.t0[0], 20);   /* the run-ahead split read its clock early */
+    cr_expect_geq(r.t[8] - r.t[0], 100);
+    /* pcs 0-11 once, the clock (12) by each split, then the merged warp:
+     * bra, store, exit (13-15) once */
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "warp_insts"), 12 + 2 + 3);
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, branch_bypass_lets_the_splits_pass_the_branch)
+{
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=aggress", NULL};
+    dws_run r;
+    run(&r, k_branch, 16, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_merges_bl"), 0);
+    /* each split runs 12-15 alone */
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "warp_insts"), 12 + 2 * 4);
+    chip_run_free(&r.cr);
+}
