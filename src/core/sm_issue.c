@@ -358,10 +358,10 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
                 passes = deg;
             }
         }
-        unsigned first, step;
-        sm_units_of(p, u, sc, &first, &step);
-        sm_unit *unit = &s->units[u][first];
-        for (unsigned i = first + step; i < up->count; i += step)
+        unsigned unit0, step;
+        sm_units_of(p, u, sc, &unit0, &step);
+        sm_unit *unit = &s->units[u][unit0];
+        for (unsigned i = unit0 + step; i < up->count; i += step)
             if (s->units[u][i].free_at < unit->free_at)
                 unit = &s->units[u][i];
         unit->free_at = k + (uint64_t)up->ii * passes;
