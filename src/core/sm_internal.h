@@ -252,6 +252,10 @@ typedef struct slot_timing {
 bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic);
+/* Passes of a warp instruction through a unit of kind u (sm_issue.c): one
+ * per `lanes` threads, more when its shared-memory accesses conflict on banks
+ * (the extra cycles counted in smem_conflict_cycles). */
+unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in);
 void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
                      uint64_t k, uint32_t pc);
 void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);

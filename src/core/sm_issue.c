@@ -210,6 +210,20 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
     return best ? best : 1;
 }
 
+unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in)
+{
+    const core_unit_params *up = &s->p.unit[u];
+    unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    if (u == CORE_UNIT_SMEM && o->mem_lanes) {
+        unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC);
+        if (deg > passes) {
+            s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
+            passes = deg;
+        }
+    }
+    return passes;
+}
+
 static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
@@ -350,14 +364,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         core_unit_kind u = sm_unit_of(p, in);
         const core_unit_params *up = &p->unit[u];
         unsigned latency = sm_latency_of(p, in, u);
-        unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
-        if (u == CORE_UNIT_SMEM && o.mem_lanes) {
-            unsigned deg = sm_smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
-            if (deg > passes) {
-                s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
-                passes = deg;
-            }
-        }
+        unsigned passes = sm_unit_passes(s, u, &o, in);
         unsigned unit0, step;
         sm_units_of(p, u, sc, &unit0, &step);
         sm_unit *unit = &s->units[u][unit0];
