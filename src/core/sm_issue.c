@@ -210,20 +210,6 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
     return best ? best : 1;
 }
 
-unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in)
-{
-    const core_unit_params *up = &s->p.unit[u];
-    unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
-    if (u == CORE_UNIT_SMEM && o->mem_lanes) {
-        unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC);
-        if (deg > passes) {
-            s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
-            passes = deg;
-        }
-    }
-    return passes;
-}
-
 static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
@@ -329,8 +315,10 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
                         (in->row_hint ? MEM_ROW_HINT : 0) | (reply ? 0 : MEM_NO_REPLY));
     r.pc = pc;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
-    int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
-    r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
+    if (s->send_prio) {
+        int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
+        r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
+    }
     s->mem_requests++;
     send_or_queue(s, &r, send_at, k);
 }

@@ -111,6 +111,8 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
                                    sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
+        if (cache_params_use_priority(&h->l1p))
+            sm_send_priority(g->sms[i]);
         ldst_connect_sm(u, q, r);
         if (h->clusters) {
             noc_cluster *cl = h->clusters[i / k];
