@@ -127,6 +127,11 @@ void sm_expect_store_acks(sm *s);
  * unit, simtgrid/memfeedback.h); none by default. */
 struct mem_feedback;
 void sm_set_feedback(sm *s, struct mem_feedback *fb);
+/* Global requests carry the warp's GTO priority in its scheduler
+ * (warp_mem_req.prio), for an L1 replacement policy that places lines by it
+ * (DaCache, Wang ch. 4). Off by default: ranking the warps costs a pass over
+ * the scheduler per request, and no other policy reads it. */
+void sm_send_priority(sm *s);
 /* Most responses the SM can have outstanding: size the response port so. */
 unsigned sm_max_outstanding(const sm *s);
 /* A functional error met by a warp (shared memory out of bounds), or NULL. */

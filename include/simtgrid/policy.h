@@ -42,4 +42,17 @@ bool policy_register(const char *param, const policy *p, GError **err);
  * registered for `param`; NULL if none. */
 const policy *policy_find(const policy *builtin, size_t n, const char *param, const char *name);
 
+/* A block's registries: each kind's built-in rows and the parameter that
+ * chooses among them, a full name ("core.scheduler") or, starting with '.',
+ * the suffix shared by every level ("l1d.replace", "l2.replace": ".replace"). */
+typedef struct policy_kind {
+    const char *param;
+    const policy *rows;
+    size_t n;
+} policy_kind;
+#define POLICY_KIND(param, rows) {param, rows, G_N_ELEMENTS(rows)}
+/* policy_find in the kind whose parameter matches `param`; NULL if none. */
+const policy *policy_lookup(const policy_kind *kinds, size_t nkinds, const char *param,
+                            const char *name);
+
 #endif

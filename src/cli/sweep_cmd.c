@@ -32,12 +32,12 @@ static int usage_error(const char *why)
 
 static int sweep_list(int argc, char **argv)
 {
-    const char *scen = NULL, *outdir = NULL;
+    const char *scen = NULL, *out_dir = NULL;
     GPtrArray *sets = g_ptr_array_new();
     int rc = 0;
     for (int i = 0; i < argc && !rc; i++) {
         if ((!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) && i + 1 < argc)
-            outdir = argv[++i];
+            out_dir = argv[++i];
         else if (!strcmp(argv[i], "--set") && i + 1 < argc)
             g_ptr_array_add(sets, argv[++i]);
         else if (argv[i][0] != '-' && !scen)
@@ -59,7 +59,7 @@ static int sweep_list(int argc, char **argv)
         /* This very binary, so the lines run the same simtgrid. */
         char *self = g_file_read_link("/proc/self/exe", NULL);
         char *bin = g_shell_quote(self ? self : "simtgrid");
-        char *dir = outdir ? g_strdup(outdir) : g_strdup_printf("results/%s", s->name);
+        char *dir = out_dir ? g_strdup(out_dir) : g_strdup_printf("results/%s", s->name);
         char *qs = g_shell_quote(scen), *qd = g_shell_quote(dir);
         GString *tail = g_string_new(NULL);
         for (guint k = 0; k + 1 < sets->len; k++) {

@@ -8,7 +8,8 @@ static void write_value(json_writer *w, const param_def *p, const char *text, pa
     case PT_INT: json_int(w, v.i); break;
     case PT_FLOAT: json_double(w, v.f); break;
     case PT_BOOL: json_bool(w, v.b); break;
-    default: json_string(w, text); break;
+    case PT_ENUM:
+    case PT_STRING: json_string(w, text); break;
     }
 }
 

@@ -25,6 +25,17 @@ typedef union param_value {
  * (g_free it), and returns NULL. On failure returns a newly allocated
  * "expected ..., got '...'" (g_free it). */
 char *param_parse(const param_def *p, const char *text, param_value *v, char **canon);
+/* ---- integers (num_parse.c): the one parser of every input format ----- */
+
+typedef enum num_status { NUM_OK, NUM_BAD, NUM_RANGE } num_status;
+#define NUM_SIGN 1u  /* a leading + or - (its sign in *neg) */
+#define NUM_BIN 2u   /* with base 0: 0b binary as well as 0x hex */
+#define NUM_SEP 4u   /* '_' between digits: 1_000_000 */
+/* The whole of `s` as an integer of magnitude *mag: base 0 means decimal, or
+ * hex after 0x (binary after 0b with NUM_BIN); base 16 accepts a 0x prefix.
+ * NUM_RANGE: well formed but over 64 bits. `neg` may be NULL without NUM_SIGN. */
+num_status num_parse(const char *s, unsigned base, unsigned flags, uint64_t *mag, bool *neg);
+
 /* Decimal or 0x-hex integer with optional sign, whole text; *overflow tells
  * an out-of-range number from a malformed one. */
 bool param_parse_int64(const char *s, int64_t *out, bool *overflow);

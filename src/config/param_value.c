@@ -73,24 +73,13 @@ bool param_parse_bool(const char *text, bool *out)
 /* Decimal or 0x-hexadecimal, optional sign; the whole text must be used. */
 bool param_parse_int64(const char *s, int64_t *out, bool *overflow)
 {
-    *overflow = false;
-    const char *p = s;
-    bool neg = false;
-    if (*p == '+' || *p == '-')
-        neg = *p++ == '-';
-    int base = 10;
-    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
-        base = 16;
-        p += 2;
-    }
-    if (!g_ascii_isxdigit(*p) || (base == 10 && !g_ascii_isdigit(*p)))
+    uint64_t mag;
+    bool neg;
+    num_status r = num_parse(s, 0, NUM_SIGN, &mag, &neg);
+    *overflow = r == NUM_RANGE;
+    if (r != NUM_OK)
         return false;
-    char *end;
-    errno = 0;
-    guint64 mag = g_ascii_strtoull(p, &end, base);
-    if (*end)
-        return false;
-    if (errno == ERANGE || mag > (guint64)INT64_MAX + (neg ? 1u : 0u)) {
+    if (mag > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) {
         *overflow = true;
         return false;
     }

@@ -78,3 +78,19 @@ const policy *policy_find(const policy *builtin, size_t n, const char *param, co
             return rows->pdata[k];
     return NULL;
 }
+
+const policy *policy_lookup(const policy_kind *kinds, size_t nkinds, const char *param,
+                            const char *name)
+{
+    if (!param)
+        return NULL;
+    size_t len = strlen(param);
+    for (size_t i = 0; i < nkinds; i++) {
+        const char *k = kinds[i].param;
+        size_t klen = strlen(k);
+        bool match = k[0] == '.' ? len > klen && !strcmp(param + len - klen, k) : !strcmp(param, k);
+        if (match)
+            return policy_find(kinds[i].rows, kinds[i].n, param, name);
+    }
+    return NULL;
+}

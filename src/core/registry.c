@@ -14,11 +14,12 @@ CORE_RECONVS(RECONV_EXTERN)
 static const policy schedulers[] = {CORE_SCHEDULERS(POLICY_ROW)};
 static const policy reconvs[] = {CORE_RECONVS(POLICY_ROW)};
 
+static const policy_kind kinds[] = {
+    POLICY_KIND("core.scheduler", schedulers),
+    POLICY_KIND("core.reconv", reconvs),
+};
+
 const policy *core_policy(const char *param, const char *name)
 {
-    if (!g_strcmp0(param, "core.scheduler"))
-        return policy_find(schedulers, G_N_ELEMENTS(schedulers), param, name);
-    if (!g_strcmp0(param, "core.reconv"))
-        return policy_find(reconvs, G_N_ELEMENTS(reconvs), param, name);
-    return NULL;
+    return policy_lookup(kinds, G_N_ELEMENTS(kinds), param, name);
 }

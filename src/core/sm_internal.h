@@ -183,6 +183,7 @@ struct sm {
     uint64_t empty_since;       /* first cycle without a resident CTA */
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */
     bool store_acks;            /* fire-and-forget stores are acknowledged: CTAs wait for them */
+    bool send_prio;             /* requests carry the warp's GTO rank (sm_send_priority) */
 
     /* statistics */
     uint64_t cycles, warp_insts, thread_insts, ctas_done;
@@ -317,6 +318,23 @@ static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, c
     if (in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE)
         return p->unit[u].latency + p->scan_cycles;
     return p->unit[u].latency;
+}
+
+/* Passes of a warp instruction through a unit of kind u, for both issue
+ * paths: one per `lanes` threads, more when its shared-memory accesses
+ * conflict on banks (the extra cycles counted in smem_conflict_cycles). */
+static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in)
+{
+    const core_unit_params *up = &s->p.unit[u];
+    unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    if (u == CORE_UNIT_SMEM && o->mem_lanes) {
+        unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC);
+        if (deg > passes) {
+            s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
+            passes = deg;
+        }
+    }
+    return passes;
 }
 /* The units of kind u scheduler sc may use: indices first, first + step, ...
  * below count. Shared by all (0, 1) unless core.units_per_scheduler; then

@@ -319,8 +319,10 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
         r.flags |= MEM_LANE_REPORT;
     r.pc = pc;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
-    int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
-    r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
+    if (s->send_prio) {
+        int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
+        r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
+    }
     if (s->fb) {   /* OAWS: the SM-wide rank trains FCW; the prediction is in flight */
         unsigned g = sm_global_rank(s, e);
         r.gprio = (uint8_t)(g > 255 ? 255 : g);
@@ -360,18 +362,11 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         core_unit_kind u = sm_unit_of(p, in);
         const core_unit_params *up = &p->unit[u];
         unsigned latency = sm_latency_of(p, in, u);
-        unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
-        if (u == CORE_UNIT_SMEM && o.mem_lanes) {
-            unsigned deg = sm_smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
-            if (deg > passes) {
-                s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
-                passes = deg;
-            }
-        }
-        unsigned first, step;
-        sm_units_of(p, u, sc, &first, &step);
-        sm_unit *unit = &s->units[u][first];
-        for (unsigned i = first + step; i < up->count; i += step)
+        unsigned passes = sm_unit_passes(s, u, &o, in);
+        unsigned unit0, step;
+        sm_units_of(p, u, sc, &unit0, &step);
+        sm_unit *unit = &s->units[u][unit0];
+        for (unsigned i = unit0 + step; i < up->count; i += step)
             if (s->units[u][i].free_at < unit->free_at)
                 unit = &s->units[u][i];
         unit->free_at = k + (uint64_t)up->ii * passes;

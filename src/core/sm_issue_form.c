@@ -42,14 +42,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
         isa_exec(prog, pc, sw[i].lane, sw[i].mask, &o);
         if (o.fault)
             sm_fault(s, e, pc, &o);
-        unsigned passes = (p->warp_size + up->lanes - 1) / up->lanes;
-        if (u == CORE_UNIT_SMEM && o.mem_lanes) {
-            unsigned deg = sm_smem_degree(s, &o, in->cls == ISA_CLASS_ATOMIC);
-            if (deg > passes) {
-                s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
-                passes = deg;
-            }
-        }
+        unsigned passes = sm_unit_passes(s, u, &o, in);
         unit->free_at = ki + (uint64_t)up->ii * passes;
         uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
         uint64_t done = ki + p->pipeline_depth - 1 + (latency - 1) + extra;

@@ -115,6 +115,8 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
         ldst_set_feedback(u, &h->fb[i]);
         sm_set_feedback(g->sms[i], &h->fb[i]);
+        if (cache_params_use_priority(&h->l1p))
+            sm_send_priority(g->sms[i]);
         ldst_connect_sm(u, q, r);
         if (h->clusters) {
             noc_cluster *cl = h->clusters[i / k];
@@ -135,14 +137,14 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
         snprintf(name, sizeof name, "dram%u", p);
         h->dram[p] = dram_block_new(e, name, &h->dp, &h->map, p, h->slices, dram, g->st);
         for (unsigned s = 0; s < h->slices; s++) {
-            unsigned k = p * h->slices + s;
-            snprintf(name, sizeof name, "l2s%u", k);
-            l2slice *l = l2slice_new(e, name, k, &h->l2p, atomic_lat, l2c, g->st);
+            unsigned sl = p * h->slices + s;
+            snprintf(name, sizeof name, "l2s%u", sl);
+            l2slice *l = l2slice_new(e, name, sl, &h->l2p, atomic_lat, l2c, g->st);
             l2slice_set_atomic_unit(l, cfg_float(g->cfg, "l2.atomic_ops_per_cycle"),
                                     cfg_float(g->cfg, "l2.atomic_same_address_cycles"));
-            h->l2[k] = l;
-            l2slice_connect_xbar(l, xbar_output_port(h->req, k, l2slice_actor(l)),
-                                 xbar_input_port(h->rep, k, l2slice_actor(l), 1));
+            h->l2[sl] = l;
+            l2slice_connect_xbar(l, xbar_output_port(h->req, sl, l2slice_actor(l)),
+                                 xbar_input_port(h->rep, sl, l2slice_actor(l), 1));
             des_port *down = dram_block_input(h->dram[p], s, l2slice_actor(l), link);
             des_port *up = dram_block_output(h->dram[p], s, l2slice_actor(l), link);
             l2slice_connect_dram(l, down, up);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config_lib.h"
 #include "simtgrid/atrace.h"
 
 #define RZ 255 /* SASS's zero register: no dependence */
@@ -156,10 +157,7 @@ static char *tok(char **s)
 
 static bool parse_u64(const char *t, int base, uint64_t *v)
 {
-    if (!t || !*t) return false;
-    char *end;
-    *v = g_ascii_strtoull(t, &end, base);
-    return *end == '\0';
+    return t && num_parse(t, (unsigned)base, 0, v, NULL) == NUM_OK;
 }
 
 /* A register token: R<n> (RZ = R255 is no dependence), *r = ISA_REG_NONE to skip. */

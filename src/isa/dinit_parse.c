@@ -1,12 +1,12 @@
 /* The initializer-spec parser: `name`, `name()` or `name(key=value, ...)`,
  * and the typed argument getters the initializer families use. Every error
  * names the origin (file:line), the array, the initializer and the argument. */
-#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config_lib.h"
 #include "dinit.h"
 
 G_DEFINE_QUARK(simtgrid-memimg-error-quark, memimg_error)
@@ -26,40 +26,14 @@ void dinit_error(GError **err, const dinit_ctx *ctx, memimg_error_code code, con
     g_free(msg);
 }
 
-/* Levenshtein distance, for "did you mean" hints (names are short). */
-static unsigned edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63) return 64;
-    unsigned row[64];
-    for (size_t j = 0; j <= lb; j++) row[j] = (unsigned)j;
-    for (size_t i = 1; i <= la; i++) {
-        unsigned diag = row[0];
-        row[0] = (unsigned)i;
-        for (size_t j = 1; j <= lb; j++) {
-            unsigned up = row[j];
-            unsigned best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best) best = up + 1;
-            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *dinit_nearest(const char *word, const char *const *names)
 {
-    const char *best = NULL;
-    unsigned best_d = ~0u;
-    for (unsigned i = 0; names[i]; i++) {
-        unsigned d = edit_distance(word, names[i]);
-        if (d < best_d) best_d = d, best = names[i]; /* first of equals: table order */
-    }
+    /* first of equals: table order */
+    const char *best = nearest_of(word, names, g_strv_length((char **)names));
     /* a typo changes a few characters; beyond that a suggestion misleads */
     size_t len = strlen(word);
-    unsigned limit = len <= 4 ? 2 : (unsigned)(len / 2);
-    return best_d <= limit ? best : NULL;
+    size_t limit = len <= 4 ? 2 : len / 2;
+    return best && edit_distance(word, best) <= limit ? best : NULL;
 }
 
 void dinit_call_clear(dinit_call *call)
@@ -256,29 +230,16 @@ static bool missing(const dinit_ctx *ctx, const char *name, GError **err)
     return false;
 }
 
-typedef enum { INT_OK, INT_BAD, INT_TOO_BIG } int_parse;
-
 /* [+-] then decimal digits or 0x and hex digits: magnitude and sign. */
-static int_parse parse_int(const char *t, uint64_t *mag, bool *neg)
+static num_status parse_int(const char *t, uint64_t *mag, bool *neg)
 {
-    *neg = false;
-    if (*t == '+' || *t == '-') *neg = *t++ == '-';
-    if (!g_ascii_isdigit(*t)) return INT_BAD;
-    int base = (t[0] == '0' && (t[1] == 'x' || t[1] == 'X')) ? 16 : 10;
-    if (base == 16 && !g_ascii_isxdigit(t[2])) return INT_BAD;
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(t, &end, base);
-    if (*end != '\0') return INT_BAD;
-    if (errno == ERANGE) return INT_TOO_BIG;
-    *mag = (uint64_t)v;
-    return INT_OK;
+    return num_parse(t, 0, NUM_SIGN, mag, neg);
 }
 
-static bool int_text_error(const dinit_ctx *ctx, const char *name, const char *text, int_parse r,
+static bool int_text_error(const dinit_ctx *ctx, const char *name, const char *text, num_status r,
                            GError **err)
 {
-    if (r == INT_TOO_BIG)
+    if (r == NUM_RANGE)
         dinit_error(err, ctx, MEMIMG_ERROR_RANGE,
                     "argument '%s' = %s is out of range: does not fit 64 bits", name, text);
     else
@@ -298,8 +259,8 @@ bool dinit_arg_u64(const dinit_call *call, const dinit_ctx *ctx, const char *nam
     }
     uint64_t mag;
     bool neg;
-    int_parse r = parse_int(text, &mag, &neg);
-    if (r != INT_OK) return int_text_error(ctx, name, text, r, err);
+    num_status r = parse_int(text, &mag, &neg);
+    if (r != NUM_OK) return int_text_error(ctx, name, text, r, err);
     if ((neg && mag != 0) || mag < min || mag > max) {
         dinit_error(err, ctx, MEMIMG_ERROR_RANGE,
                     "argument '%s' = %s is out of range: expected %" G_GUINT64_FORMAT
@@ -322,8 +283,8 @@ bool dinit_arg_elem_int(const dinit_call *call, const dinit_ctx *ctx, const char
     }
     uint64_t mag;
     bool neg;
-    int_parse r = parse_int(text, &mag, &neg);
-    if (r != INT_OK) return int_text_error(ctx, name, text, r, err);
+    num_status r = parse_int(text, &mag, &neg);
+    if (r != NUM_OK) return int_text_error(ctx, name, text, r, err);
     unsigned bits = ctx->elem_bytes * 8;
     uint64_t umax = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
     uint64_t neg_max = UINT64_C(1) << (bits - 1); /* |most negative| of the signed type */

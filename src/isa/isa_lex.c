@@ -38,23 +38,5 @@ GPtrArray *isa_split_commas(const char *s)
 
 bool isa_parse_u64(const char *s, uint64_t *out)
 {
-    unsigned base = 10;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) base = 16, s += 2;
-    else if (s[0] == '0' && (s[1] == 'b' || s[1] == 'B')) base = 2, s += 2;
-    uint64_t v = 0;
-    unsigned ndigits = 0;
-    for (; *s; s++) {
-        unsigned d;
-        if (*s >= '0' && *s <= '9') d = (unsigned)(*s - '0');
-        else if (*s >= 'a' && *s <= 'f') d = (unsigned)(*s - 'a' + 10);
-        else if (*s >= 'A' && *s <= 'F') d = (unsigned)(*s - 'A' + 10);
-        else if (*s == '_') continue; /* digit separator: 1_000_000 */
-        else return false;
-        if (d >= base) return false;
-        if (v > (UINT64_MAX - d) / base) return false; /* overflow */
-        v = v * base + d;
-        ndigits++;
-    }
-    *out = v;
-    return ndigits > 0;
+    return num_parse(s, 0, NUM_BIN | NUM_SEP, out, NULL) == NUM_OK;
 }

@@ -1,5 +1,6 @@
 /* Cache: construction, the tag array, victims, fills, the miss queue and
  * introspection (cache.h). The access paths are in cache_access.c. */
+#include <glib.h>
 #include <stdlib.h>
 
 #include "mem/cache_internal.h"
@@ -10,9 +11,7 @@ cache *cache_new(const cache_params *p)
 {
     if (!cache_params_check(p, NULL, NULL, 0))
         return NULL;
-    cache *c = calloc(1, sizeof *c);
-    if (!c)
-        return NULL;
+    cache *c = g_new0(cache, 1);
     c->p = *p;
     char why[8];  /* cannot fail: cache_params_check ran the same check */
     set_index_init(&c->index, p->index, p->sets, p->line_bytes, p->index_prime_factor, why,
@@ -21,12 +20,12 @@ cache *cache_new(const cache_params *p)
     unsigned n_sectors = p->line_bytes / p->sector_bytes;
     c->full_mask = n_sectors >= 32 ? 0xFFFFFFFFu : (1u << n_sectors) - 1;
     size_t lines = (size_t)p->sets * p->ways;
-    c->tag = malloc(lines * sizeof *c->tag);
-    c->valid = calloc(lines, sizeof *c->valid);
-    c->dirty = calloc(lines, sizeof *c->dirty);
-    c->reserved = calloc(lines, 1);
-    c->fetch_warp = calloc(lines, sizeof *c->fetch_warp);
-    c->fetch_pc = calloc(lines, sizeof *c->fetch_pc);
+    c->tag = g_new(uint64_t, lines);
+    c->valid = g_new0(uint32_t, lines);
+    c->dirty = g_new0(uint32_t, lines);
+    c->reserved = g_new0(uint8_t, lines);
+    c->fetch_warp = g_new0(uint16_t, lines);
+    c->fetch_pc = g_new0(uint32_t, lines);
     replace_params rp = {.ops = p->replace->ops, .insert_pos = p->insert_pos,
                          .promote_by = p->promote_by, .rrip_bits = p->rrip_bits,
                          .locality_ways = p->dacache_locality, .schedulers = p->dacache_schedulers,
@@ -34,14 +33,13 @@ cache *cache_new(const cache_params *p)
                          .constrained = p->dacache_constrained};
     c->repl = replace_new(&rp, p->sets, p->ways);
     c->mshr = mshr_new(p->mshr_entries, p->mshr_merge);
-    c->q = calloc(p->miss_queue, sizeof *c->q);
+    c->q = g_new0(cache_req, p->miss_queue);
     /* The history keeps at least the last 8 x lines evictions (and at least
      * 128), so a line re-missed within eight cache capacities of evictions
      * is classified exactly; see docs/cache.md. */
     size_t hist_records = 16 * lines > 256 ? 16 * lines : 256;
     bool hist_ok = !p->miss_taxonomy || cache_history_init(&c->hist, 4 * lines, hist_records);
-    if (!c->tag || !c->valid || !c->dirty || !c->reserved || !c->fetch_warp || !c->fetch_pc ||
-        !c->repl || !c->mshr || !c->q || !hist_ok) {
+    if (!c->repl || !c->mshr || !hist_ok) {
         cache_free(c);
         return NULL;
     }
@@ -54,17 +52,17 @@ void cache_free(cache *c)
 {
     if (!c)
         return;
-    free(c->tag);
-    free(c->valid);
-    free(c->dirty);
-    free(c->reserved);
-    free(c->fetch_warp);
-    free(c->fetch_pc);
+    g_free(c->tag);
+    g_free(c->valid);
+    g_free(c->dirty);
+    g_free(c->reserved);
+    g_free(c->fetch_warp);
+    g_free(c->fetch_pc);
     replace_free(c->repl);
     mshr_free(c->mshr);
-    free(c->q);
+    g_free(c->q);
     cache_history_free(&c->hist);
-    free(c);
+    g_free(c);
 }
 
 int cache_lookup(const cache *c, unsigned set, uint64_t line)

@@ -77,6 +77,9 @@ void cache_params_default(cache_params *p, const char *level);
  * *key to the parameter's suffix ("sets", "sector_bytes", ...) and writes
  * what was expected to why. */
 bool cache_params_check(const cache_params *p, const char **key, char *why, size_t why_len);
+/* Whether the replacement policy of `p` places lines by the issuing warp's
+ * priority (a `place` hook): only then must requests carry it. */
+bool cache_params_use_priority(const cache_params *p);
 /* Reads the `level`.* parameters and checks them; an error names where the
  * value came from (file:line), the key and what was expected. */
 bool cache_params_from_config(cache_params *p, const config *c, const char *level, GError **err);

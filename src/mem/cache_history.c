@@ -1,6 +1,7 @@
 /* Eviction history (cache_history.h). */
 #include "mem/cache_history.h"
 
+#include <glib.h>
 #include <stdlib.h>
 
 static size_t slot_of(uint64_t key, size_t cap)
@@ -18,18 +19,18 @@ static size_t pow2_at_least(size_t n)
 
 static bool alloc_table(cache_history *h, size_t cap)
 {
-    h->key = calloc(cap, sizeof *h->key);
-    h->stamp = calloc(cap, sizeof *h->stamp);
-    h->warp = calloc(cap, sizeof *h->warp);
+    h->key = g_new0(uint64_t, cap);
+    h->stamp = g_new0(uint32_t, cap);
+    h->warp = g_new0(uint16_t, cap);
     h->cap = cap;
     return h->key && h->stamp && h->warp;
 }
 
 static void free_table(cache_history *h)
 {
-    free(h->key);
-    free(h->stamp);
-    free(h->warp);
+    g_free(h->key);
+    g_free(h->stamp);
+    g_free(h->warp);
     h->key = NULL;
     h->stamp = NULL;
     h->warp = NULL;

@@ -47,6 +47,12 @@ void cache_params_default(cache_params *p, const char *level)
     params_read(p, binds, G_N_ELEMENTS(binds), level, NULL, NULL);
 }
 
+bool cache_params_use_priority(const cache_params *p)
+{
+    const replace_ops *ops = p->replace ? p->replace->ops : NULL;
+    return ops && ops->place;
+}
+
 static bool is_pow2(uint64_t v)
 {
     return v && !(v & (v - 1));

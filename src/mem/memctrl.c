@@ -19,6 +19,7 @@
 #include "mem/memctrl_internal.h"
 #include "simtgrid/trace.h"
 
+#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -233,10 +234,7 @@ static void heap_push(memctrl *mc, const mc_done_ent *e)
     if (mc->heap_len == mc->heap_cap) {
         /* Only when the wrapper leaves completions uncollected. */
         size_t cap = mc->heap_cap * 2;
-        mc_done_ent *h = realloc(mc->heap, cap * sizeof *h);
-        if (!h)
-            abort();
-        mc->heap = h;
+        mc->heap = g_renew(mc_done_ent, mc->heap, cap);
         mc->heap_cap = cap;
     }
     size_t i = mc->heap_len++;
@@ -384,9 +382,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
 {
     if (!dram_params_check(p, NULL, NULL, 0) || !map || map->banks != p->banks)
         return NULL;
-    memctrl *mc = calloc(1, sizeof *mc);
-    if (!mc)
-        return NULL;
+    memctrl *mc = g_new0(memctrl, 1);
     mc->p = *p;
     mc->map = map;
     mc->channel = channel;
@@ -398,18 +394,13 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
                           : p->row_hit_latency;
     /* Waiting requests are bounded by the queue, bound ones by the banks. */
     mc->nslots = p->queue_size + p->banks;
-    mc->reqs = calloc(mc->nslots, sizeof *mc->reqs);
-    mc->banks = calloc(p->banks, sizeof *mc->banks);
-    mc->group_next_col = calloc(p->bank_groups, sizeof *mc->group_next_col);
-    mc->active = calloc(p->banks, sizeof *mc->active);
-    mc->active_pos = malloc(p->banks * sizeof *mc->active_pos);
+    mc->reqs = g_new0(mc_req, mc->nslots);
+    mc->banks = g_new0(mc_bank, p->banks);
+    mc->group_next_col = g_new0(uint64_t, p->bank_groups);
+    mc->active = g_new0(uint32_t, p->banks);
+    mc->active_pos = g_new(uint32_t, p->banks);
     mc->heap_cap = p->queue_size + p->banks + 16;
-    mc->heap = malloc(mc->heap_cap * sizeof *mc->heap);
-    if (!mc->reqs || !mc->banks || !mc->group_next_col || !mc->heap || !mc->active ||
-        !mc->active_pos) {
-        memctrl_free(mc);
-        return NULL;
-    }
+    mc->heap = g_new(mc_done_ent, mc->heap_cap);
     for (uint32_t i = 0; i < mc->nslots; i++)
         mc->reqs[i].next = i + 1 < mc->nslots ? i + 1 : MC_NONE;
     mc->free_head = 0;
@@ -434,13 +425,13 @@ void memctrl_free(memctrl *mc)
 {
     if (!mc)
         return;
-    free(mc->reqs);
-    free(mc->banks);
-    free(mc->group_next_col);
-    free(mc->active);
-    free(mc->active_pos);
-    free(mc->heap);
-    free(mc);
+    g_free(mc->reqs);
+    g_free(mc->banks);
+    g_free(mc->group_next_col);
+    g_free(mc->active);
+    g_free(mc->active_pos);
+    g_free(mc->heap);
+    g_free(mc);
 }
 
 bool memctrl_can_accept(const memctrl *mc)

@@ -3,6 +3,7 @@
  * this size and keeps the order of everything deterministic. */
 #include "mem/mshr.h"
 
+#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,23 +55,17 @@ mshr_table *mshr_new(unsigned entries, unsigned merge)
 {
     if (entries < 1 || entries > MSHR_MAX_ENTRIES || merge < 1 || merge > MSHR_MAX_MERGE)
         return NULL;
-    mshr_table *m = calloc(1, sizeof *m);
-    if (!m)
-        return NULL;
+    mshr_table *m = g_new0(mshr_table, 1);
     size_t slots = (size_t)entries * merge;
     m->entries = entries;
     m->merge = merge;
-    m->key = malloc(entries * sizeof *m->key);
-    m->e = calloc(entries, sizeof *m->e);
-    m->rq = calloc(slots, sizeof *m->rq);
-    m->queued = calloc(slots, 1);
-    m->free_stack = malloc(entries * sizeof *m->free_stack);
-    m->ring = malloc(slots * sizeof *m->ring);
-    m->occ_cycles = calloc(entries + 1, sizeof *m->occ_cycles);
-    if (!m->key || !m->e || !m->rq || !m->queued || !m->free_stack || !m->ring || !m->occ_cycles) {
-        mshr_free(m);
-        return NULL;
-    }
+    m->key = g_new(uint64_t, entries);
+    m->e = g_new0(mshr_entry, entries);
+    m->rq = g_new0(mshr_requester, slots);
+    m->queued = g_new0(uint8_t, slots);
+    m->free_stack = g_new(uint16_t, entries);
+    m->ring = g_new(uint32_t, slots);
+    m->occ_cycles = g_new0(uint64_t, entries + 1);
     for (unsigned i = 0; i < entries; i++) {
         m->key[i] = NO_LINE;
         m->free_stack[i] = (uint16_t)(entries - 1 - i);  /* entry 0 is handed out first */
@@ -84,14 +79,14 @@ void mshr_free(mshr_table *m)
 {
     if (!m)
         return;
-    free(m->key);
-    free(m->e);
-    free(m->rq);
-    free(m->queued);
-    free(m->free_stack);
-    free(m->ring);
-    free(m->occ_cycles);
-    free(m);
+    g_free(m->key);
+    g_free(m->e);
+    g_free(m->rq);
+    g_free(m->queued);
+    g_free(m->free_stack);
+    g_free(m->ring);
+    g_free(m->occ_cycles);
+    g_free(m);
 }
 
 int mshr_find(const mshr_table *m, uint64_t line)

@@ -1,7 +1,6 @@
 /* The memory side's policy registries: the rows of src/mem/registry.def,
  * looked up by the parameter's value (simtgrid/policy.h). */
 #include <glib.h>
-#include <string.h>
 
 #include "mem/cache.h"
 #include "mem/registry.def"
@@ -14,14 +13,12 @@ MEM_SET_INDEXES(INDEX_EXTERN)
 static const policy replacers[] = {MEM_REPLACERS(POLICY_ROW)};
 static const policy set_indexes[] = {MEM_SET_INDEXES(POLICY_ROW)};
 
+static const policy_kind kinds[] = {
+    POLICY_KIND(".replace", replacers),
+    POLICY_KIND(".index", set_indexes),
+};
+
 const policy *mem_policy(const char *param, const char *name)
 {
-    const char *kind = param ? strrchr(param, '.') : NULL;
-    if (!kind)
-        return NULL;
-    if (!strcmp(kind, ".replace"))
-        return policy_find(replacers, G_N_ELEMENTS(replacers), param, name);
-    if (!strcmp(kind, ".index"))
-        return policy_find(set_indexes, G_N_ELEMENTS(set_indexes), param, name);
-    return NULL;
+    return policy_lookup(kinds, G_N_ELEMENTS(kinds), param, name);
 }

@@ -2,6 +2,7 @@
  * the set-dueling helpers that dip and rrip share (replace.h). */
 #include "mem/replace.h"
 
+#include <glib.h>
 #include <stdlib.h>
 
 #define DUEL_LEADERS 4       /* leader sets per policy (Wang, section 4.3) */
@@ -15,14 +16,8 @@ replace *replace_new(const replace_params *p, unsigned sets, unsigned ways)
     const replace_ops *ops = p->ops;
     if (!ops)
         return NULL;
-    replace *r = calloc(1, sizeof *r);
-    if (!r)
-        return NULL;
-    r->pos = malloc((size_t)sets * ways);
-    if (!r->pos) {
-        free(r);
-        return NULL;
-    }
+    replace *r = g_new0(replace, 1);
+    r->pos = g_new(uint8_t, (size_t)sets * ways);
     r->ops = ops;
     r->p = *p;
     r->sets = sets;
@@ -45,8 +40,8 @@ void replace_free(replace *r)
 {
     if (!r)
         return;
-    free(r->pos);
-    free(r);
+    g_free(r->pos);
+    g_free(r);
 }
 
 unsigned replace_leader_kind(const replace *r, unsigned set)

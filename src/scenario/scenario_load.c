@@ -159,7 +159,7 @@ static bool parse_output(scenario *s, const kf_doc *d, GError **err)
                                "patterns (sm0, sm1*, dram*), got '%s'", d->path, e->line, e->value);
     }
     for (unsigned k = 0; k < 4; k++) {
-        const kf_entry *e = kf_find(d, "output", output_keys[k]);
+        e = kf_find(d, "output", output_keys[k]);
         if (e && !param_parse_bool(e->value, flags[k]))
             return input_error(err, "%s:%d: [output] key '%s': expected true or false (or yes/no, on/off, 1/0), got '%s'",
                                d->path, e->line, e->key, e->value);

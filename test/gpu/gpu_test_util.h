@@ -32,7 +32,7 @@ static inline char *chip_write(const char *dir, const char *name, const char *te
  * `launch` (the [launch.k] group's body: grid, block, args...), with
  * `sets` (NULL-terminated KEY=VALUE overrides). */
 static inline void chip_run_text(chip_run *cr, const char *model, const char *sasm,
-                                 const char *launch, char *const *sets)
+                                 const char *launch_text, char *const *sets)
 {
     GError *e = NULL;
     *cr = (chip_run){0};
@@ -41,7 +41,7 @@ static inline void chip_run_text(chip_run *cr, const char *model, const char *sa
     g_free(chip_write(cr->dir, "model.ini", model));
     g_free(chip_write(cr->dir, "k.sasm", sasm));
     char *scn = g_strdup_printf("[scenario]\nmodel = model.ini\nname = t\n\n[launch.k]\nkernel = k.sasm\n%s\n",
-                                launch);
+                                launch_text);
     char *path = chip_write(cr->dir, "s.ini", scn);
     g_free(scn);
     cr->scn = scenario_load(path, sets, &e);

@@ -43,7 +43,7 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
                               "    and r1, r1, %u\n    shl r2, r1, 2\n"
                               "    atom.global.add.u32 r3, [r2+@a], 1\n    exit\n",
                               mask);
-    char *launch = g_strdup_printf("grid = 1\nblock = %u", threads);
+    char *launch_text = g_strdup_printf("grid = 1\nblock = %u", threads);
     char *r = rate ? g_strdup_printf("l2.atomic_ops_per_cycle=%s", rate) : NULL;
     char *s = same ? g_strdup_printf("l2.atomic_same_address_cycles=%s", same) : NULL;
     char *l = l1 ? g_strdup_printf("l1d.atomic_lanes_per_cycle=%s", l1) : NULL;
@@ -56,7 +56,7 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
     if (l)
         sets[n++] = l;
     chip_run cr;
-    chip_run_text(&cr, model, k, launch, sets);
+    chip_run_text(&cr, model, k, launch_text, sets);
     cr_assert(cr.ok, "%s", cr.error);
     atomic_result a = {
         .l2_latency = chip_derived(&cr, "l2s0", "mean_load_latency"),
@@ -66,7 +66,7 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
     };
     chip_run_free(&cr);
     g_free(k);
-    g_free(launch);
+    g_free(launch_text);
     g_free(r);
     g_free(s);
     g_free(l);

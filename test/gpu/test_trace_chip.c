@@ -30,7 +30,7 @@ static const char *model =
 
 /* Runs kernel file `kname` (text `ktext`, or an existing path when ktext is
  * NULL) with `launch` on the model; build and run errors land in cr->error. */
-static void run_kernel(chip_run *cr, const char *kname, const char *ktext, const char *launch,
+static void run_kernel(chip_run *cr, const char *kname, const char *ktext, const char *launch_text,
                        char *const *sets)
 {
     GError *e = NULL;
@@ -40,7 +40,7 @@ static void run_kernel(chip_run *cr, const char *kname, const char *ktext, const
     g_free(chip_write(cr->dir, "model.ini", model));
     char *kpath = ktext ? chip_write(cr->dir, kname, ktext) : g_strdup(kname);
     char *scn = g_strdup_printf("[scenario]\nmodel = model.ini\nname = t\n\n[launch.k]\nkernel = %s\n%s\n",
-                                kpath, launch);
+                                kpath, launch_text);
     char *path = chip_write(cr->dir, "s.ini", scn);
     g_free(scn);
     cr->scn = scenario_load(path, sets, &e);
@@ -234,10 +234,10 @@ Test(trace_chip, traced_vecadd_matches_the_sasm_kernel)
 static const char *one_warp = HDR("1", "32") "#BEGIN_TB\nthread block = 0,0,0\nwarp = 0\ninsts = 1\n"
                                              "0000 ffffffff 0 EXIT 0 0\n#END_TB\n";
 
-static void expect_refused(const char *launch, char *const *sets, const char *ktext, const char *want)
+static void expect_refused(const char *launch_text, char *const *sets, const char *ktext, const char *want)
 {
     chip_run cr;
-    run_kernel(&cr, "kernel-1.traceg", ktext, launch, sets);
+    run_kernel(&cr, "kernel-1.traceg", ktext, launch_text, sets);
     cr_assert(!cr.ok);
     cr_expect(strstr(cr.error, want), "'%s' not in: %s", want, cr.error);
     run_free(&cr);

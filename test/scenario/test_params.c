@@ -68,6 +68,36 @@ Test(table, edit_distance_values)
     cr_assert_null(nearest_of("x", c, 0));
 }
 
+/* The one integer parser (config/num_parse.c), each value worked by hand. */
+Test(table, num_parse_values)
+{
+    uint64_t m = 0;
+    bool neg = false;
+    cr_assert_eq(num_parse("-0x1F", 0, NUM_SIGN, &m, &neg), NUM_OK);
+    cr_assert(m == 31 && neg);                                      /* 1*16 + 15 */
+    cr_assert_eq(num_parse("0b101", 0, NUM_BIN, &m, NULL), NUM_OK);
+    cr_assert_eq(m, 5);                                             /* 4 + 1 */
+    cr_assert_eq(num_parse("1_000", 0, NUM_SEP, &m, NULL), NUM_OK);
+    cr_assert_eq(m, 1000);
+    cr_assert_eq(num_parse("ff", 16, 0, &m, NULL), NUM_OK);         /* trace pcs: no prefix */
+    cr_assert_eq(m, 255);
+    cr_assert_eq(num_parse("0x10", 16, 0, &m, NULL), NUM_OK);
+    cr_assert_eq(m, 16);
+    /* 2^64 = 18446744073709551616 is one past UINT64_MAX: out of range, not malformed */
+    cr_assert_eq(num_parse("18446744073709551615", 0, 0, &m, NULL), NUM_OK);
+    cr_assert_eq(m, UINT64_MAX);
+    cr_assert_eq(num_parse("18446744073709551616", 0, 0, &m, NULL), NUM_RANGE);
+    cr_assert_eq(num_parse("18446744073709551616x", 0, 0, &m, NULL), NUM_BAD);
+    /* no sign, separator or binary unless the format has them; no blanks */
+    cr_assert_eq(num_parse("-1", 0, 0, &m, NULL), NUM_BAD);
+    cr_assert_eq(num_parse("1_0", 0, 0, &m, NULL), NUM_BAD);
+    cr_assert_eq(num_parse("0b1", 0, 0, &m, NULL), NUM_BAD);
+    cr_assert_eq(num_parse(" 1", 0, 0, &m, NULL), NUM_BAD);
+    cr_assert_eq(num_parse("0x", 0, 0, &m, NULL), NUM_BAD);
+    cr_assert_eq(num_parse("", 0, 0, &m, NULL), NUM_BAD);
+    cr_assert_eq(num_parse("12a", 10, 0, &m, NULL), NUM_BAD);
+}
+
 /* ---- a malformed table is refused, naming the row ----------------------- */
 
 static void check_bad(const param_def *rows, size_t n, const char *expected)
