@@ -214,7 +214,6 @@ struct reconv_ops {
     /* Before statuses are computed in a cycle (MIMD merging); may be NULL.
      * Called only while the SM has split entities, unless every_cycle. */
     void (*before_cycle)(sm *s, uint64_t cycle);
-    bool every_cycle;
     /* Per-lane memory reports (dws; may be NULL): the loads of the
      * blocking memory op `tag` on lanes `lanes` have their data at `cycle`
      * (MEM_LANE_REPORT), before the op's final response. */

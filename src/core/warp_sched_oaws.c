@@ -59,9 +59,10 @@ static uint32_t predict(const oaws *o, const sched_view *v, unsigned id)
         if (!locality)
             return n.threads;
         return (e->accs ? (uint32_t)((uint64_t)n.threads * e->misses / e->accs) : n.threads) + n.sm_rank;
-    default:
+    case OAWS_FCW_ONLY:
         return locality ? 0 : UINT32_MAX;
     }
+    return 0;
 }
 
 static bool qualifies(const oaws *o, const sched_view *v, unsigned id)

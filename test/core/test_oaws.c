@@ -30,13 +30,13 @@ static void rig_next(const void *host, unsigned id, sched_next *out)
     *out = ((const rig *)host)->next[id];
 }
 
-static void rig_init(rig *r, const char *policy, unsigned smr, unsigned swl)
+static void rig_init(rig *r, const char *pol, unsigned smr, unsigned swl)
 {
     memset(r, 0, sizeof *r);
     r->v = (sched_view){.status = r->status, .age = r->age, .slot = r->slot, .host = r,
                         .next = rig_next, .mem = &r->fb, .pred = r->pred};
     core_params p = {.oaws_smr = smr, .swl_limit = swl};
-    sched_init(&r->s, OPS(policy), N, N, &p);
+    sched_init(&r->s, OPS(pol), N, N, &p);
     for (unsigned i = 0; i < N; i++) {
         r->age[i] = i;
         r->slot[i] = i;

@@ -97,13 +97,13 @@ static void run(dws_run *r, const char *kernel, unsigned threads, char *const *s
     char *path = g_build_filename(root ? root : ".", "models", "dws.ini", NULL);
     char *model = NULL;
     cr_assert(g_file_get_contents(path, &model, NULL, NULL), "cannot read %s", path);
-    char *launch = g_strdup_printf("grid = 1\nblock = %u\n\n[output]\ndump = t0, t\n", threads);
+    char *launch_txt = g_strdup_printf("grid = 1\nblock = %u\n\n[output]\ndump = t0, t\n", threads);
     char *all[16] = {"gpu.sms=1"};
     unsigned n = 1;
     for (unsigned i = 0; sets && sets[i]; i++)
         all[n++] = sets[i];
     all[n] = NULL;
-    chip_run_text(&r->cr, model, kernel, launch, all);
+    chip_run_text(&r->cr, model, kernel, launch_txt, all);
     cr_assert(r->cr.ok, "run: %s", r->cr.error);
     char *buf = NULL;
     size_t len = 0;
@@ -115,7 +115,7 @@ static void run(dws_run *r, const char *kernel, unsigned threads, char *const *s
     parse_array(buf, "t0", r->t0, threads);
     parse_array(buf, "t", r->t, threads);
     free(buf);
-    g_free(launch);
+    g_free(launch_txt);
     g_free(model);
     g_free(path);
 }
