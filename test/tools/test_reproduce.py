@@ -140,6 +140,22 @@ class Rows(unittest.TestCase):
         self.assertEqual(r["sim"], "16")
         self.assertEqual(r["verdict"], V.DIFFERS)
 
+    def test_joint_best(self):
+        # over (sched, G): 2l/8 -> sqrt(1.25 * 1.6) = 1.41421, 2l/16 ->
+        # sqrt(1.0 * 2.0) = 1.41421, rr/8 -> 1; with b only 2l/16 (2.0) wins
+        r = self.row(kind="best", paper="2l/16", over=["sched", "G"],
+                     values=[["rr", 8], ["2l", 8], ["2l", 16]], benchmarks=["b"])
+        self.assertEqual([v for v, _ in r["curve"]], ["rr/8", "2l/8", "2l/16"])
+        for (_, m), want in zip(r["curve"], [1.0, 1.6, 2.0]):
+            self.assertAlmostEqual(m, want)
+        self.assertEqual(r["sim"], "2l/16")
+        self.assertEqual(r["verdict"], V.MATCH)
+        # with a alone: 1.25 (2l/8) beats 1.0 (2l/16): the paper's 2l/16 differs
+        r = self.row(kind="best", paper="2l/16", over=["sched", "G"],
+                     values=[["2l", 8], ["2l", 16]], benchmarks=["a"])
+        self.assertEqual(r["sim"], "2l/8")
+        self.assertEqual(r["verdict"], V.DIFFERS)
+
     def test_not_modelled(self):
         r = X.evaluate_row(self.E, {"kind": "not_modelled", "name": "n", "paper": 7.6,
                                     "missing": "core.large_warp_threads"}, {}, [])
@@ -173,6 +189,12 @@ class Load(unittest.TestCase):
         self.assertEqual(self.load({"rows": [{"kind": "speedup", "name": "n", "paper": 1,
                                               "scenario": "s"}]}),
                          "x.json: rows[0]: scenario 's' not in scenarios")
+        self.assertEqual(self.load({"scenarios": {"s": "x/{bench}.ini"},
+                                    "rows": [{"kind": "best", "name": "n", "paper": "1/2",
+                                              "scenario": "s", "over": ["a", "b"],
+                                              "values": [[1, 2], [1]]}]}),
+                         "x.json: rows[0]: each value of a joint sweep lists 2 values, "
+                         "one per 'over' column")
         self.assertEqual(self.load({"scenarios": {"s": "a.ini"}}),
                          "x.json: scenarios.s must contain {bench}")
 

@@ -27,7 +27,9 @@ Row kinds (field `kind`; all rows have name, source, paper):
             the difference of a rate in percentage points, arithmetic mean
   sign      as speedup, but the paper gives only the direction: paper "+"/"-"
   best      the sweep value with the highest mean speedup over base:
-            scenario, base, over (swept column), values, where (fixed columns)
+            scenario, base, over (swept column), values, where (fixed columns);
+            over may list several columns, each value then lists one value
+            per column and is named by them joined with "/" ("256/2")
   value     a plain level: mean of metric (/ column `per`) * scale over the
             benchmarks, at the point `where`
   not_modelled  missing: the parameter or mechanism that does not exist yet
@@ -73,6 +75,11 @@ def load(path):
             raise ExperimentError(f"{where}: a not_modelled row must name what is missing")
         if r["kind"] != "not_modelled" and r.get("scenario") not in e["scenarios"]:
             raise ExperimentError(f"{where}: scenario '{r.get('scenario')}' not in scenarios")
+        if r["kind"] == "best" and isinstance(r.get("over"), list):
+            for v in r.get("values", []):
+                if not isinstance(v, list) or len(v) != len(r["over"]):
+                    raise ExperimentError(f"{where}: each value of a joint sweep lists "
+                                          f"{len(r['over'])} values, one per 'over' column")
     for s, pat in e["scenarios"].items():
         if "{bench}" not in pat:
             raise ExperimentError(f"{path}: scenarios.{s} must contain {{bench}}")
@@ -196,12 +203,18 @@ def evaluate_row(e, r, results, benches):
 
 
 def sweep_curve(e, r, results, members):
-    """[(value, mean ratio over base)] along r['over'] at r['where']."""
+    """[(value, mean ratio over base)] along r['over'] at r['where'];
+    over a list of columns (a joint sweep) each value is named "a/b"."""
     metric = r.get("metric", e["metric"])
+    joint = isinstance(r["over"], list)
     curve = []
     for v in r["values"]:
         test = dict(r.get("where", {}))
-        test[r["over"]] = v
+        if joint:
+            test.update(zip(r["over"], v))
+            v = "/".join(str(x) for x in v)
+        else:
+            test[r["over"]] = v
         rs = ratios(e, results, r["scenario"], r["base"], test, members, metric)
         curve.append((v, V.mean(r.get("mean", e["mean"]), rs.values())))
     return curve
