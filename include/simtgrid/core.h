@@ -123,10 +123,12 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in);
  * ideal memory does not): a CTA then ends only after its stores have, as a
  * GPGPU-Sim warp is not done before its stores are (stores_done). */
 void sm_expect_store_acks(sm *s);
-/* The LD/ST unit's state for memory-aware schedulers (OAWS; shared with the
- * unit, simtgrid/memfeedback.h); none by default. */
+/* The LD/ST unit's state for memory-aware schedulers (OAWS, CCWS, MASCAR;
+ * shared with the unit, simtgrid/memfeedback.h); none by default, and only
+ * wanted when the SM's scheduler reads it (sm_wants_feedback). */
 struct mem_feedback;
 void sm_set_feedback(sm *s, struct mem_feedback *fb);
+bool sm_wants_feedback(const sm *s);
 /* Global requests carry the warp's GTO priority in its scheduler
  * (warp_mem_req.prio), for an L1 replacement policy that places lines by it
  * (DaCache, Wang ch. 4). Off by default: ranking the warps costs a pass over

@@ -235,6 +235,11 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in)
 void sm_expect_store_acks(sm *s) { s->store_acks = true; }
 void sm_send_priority(sm *s) { s->send_prio = true; }
 
+bool sm_wants_feedback(const sm *s)
+{
+    return ((const sched_ops *)s->p.scheduler->ops)->mem_state;
+}
+
 void sm_set_feedback(sm *s, mem_feedback *fb)
 {
     s->fb = fb;

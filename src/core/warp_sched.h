@@ -66,6 +66,9 @@ struct core_params;
  * provided"), and only the sched_* wrappers below call hooks, so the NULL
  * checks live in one place. A policy keeps its state behind `s->state`. */
 typedef struct sched_ops {
+    /* The policy reads the LD/ST unit's state (sched_view.mem): the chip
+     * builder shares it with the SM only then (it costs a rank per request). */
+    bool mem_state;
     /* State for one scheduler with `slots` warp slots; may read the SM's
      * parameters. The result is s->state (freed by destroy). */
     void *(*create)(sched *s, const struct core_params *p, unsigned slots);

@@ -173,6 +173,7 @@ static void ccws_stats(sched *s, stats *st, const char *blk)
 }
 
 const sched_ops sched_ccws_ops = {
+    .mem_state = true,
     .create = ccws_create,
     .destroy = ccws_destroy,
     .pick = ccws_pick,

@@ -110,6 +110,7 @@ static void mascar_stats(sched *s, stats *st, const char *blk)
 }
 
 const sched_ops sched_mascar_ops = {
+    .mem_state = true,
     .create = mascar_create,
     .destroy = g_free,
     .pick = mascar_pick,

@@ -113,8 +113,10 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
                                    sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
-        ldst_set_feedback(u, &h->fb[i]);
-        sm_set_feedback(g->sms[i], &h->fb[i]);
+        if (sm_wants_feedback(g->sms[i])) {
+            ldst_set_feedback(u, &h->fb[i]);
+            sm_set_feedback(g->sms[i], &h->fb[i]);
+        }
         if (cache_params_use_priority(&h->l1p))
             sm_send_priority(g->sms[i]);
         ldst_connect_sm(u, q, r);

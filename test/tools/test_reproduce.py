@@ -199,5 +199,34 @@ class Load(unittest.TestCase):
                          "x.json: scenarios.s must contain {bench}")
 
 
+class Rerun(unittest.TestCase):
+    """A second run never replaces the first one's results unasked: with a
+    manifest in one result folder the tool stops before running anything
+    (exit 2, naming the folder); --force goes on to the runs (here a binary
+    that fails at once, so exit 1: past the check)."""
+
+    def test_refuses_then_forces(self):
+        import subprocess
+        root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+        tool = os.path.join(root, "tools", "reproduce")
+        with tempfile.TemporaryDirectory() as out:
+            e = X.load(os.path.join(root, "workloads", "papers", "lwm", "fetch-group.json"))
+            key, b, scen = next(iter(X.scenario_files(e, True)))
+            rel = os.path.splitext(os.path.relpath(os.path.abspath(scen),
+                                                   os.path.join(root, "workloads", "papers")))[0]
+            d = os.path.join(out, "quick", rel)
+            os.makedirs(d)
+            open(os.path.join(d, "manifest.tsv"), "w").close()
+            env = dict(os.environ, SIMTGRID_BIN="/bin/false")
+            args = [sys.executable, tool, "lwm", "--quick", "--only", "fetch-group", "--out", out,
+                    "--jobs", "1"]
+            p = subprocess.run(args, capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn(d, p.stderr)
+            self.assertIn("--force replaces them", p.stderr)
+            p = subprocess.run(args + ["--force"], capture_output=True, text=True, env=env)
+            self.assertEqual(p.returncode, 1)
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
