@@ -6,6 +6,16 @@ static inline uint32_t avail_of(const uint32_t *avail, unsigned r)
     return avail ? avail[r] : UINT32_MAX;
 }
 
+/* The threads of row r in `take` keep their column: lane c gets (r, c). */
+static inline void place_row(uint32_t take, unsigned r, uint8_t *row, uint8_t *col)
+{
+    for (uint32_t m = take; m; m &= m - 1) {
+        unsigned c = (unsigned)__builtin_ctz(m);
+        row[c] = (uint8_t)r;
+        col[c] = (uint8_t)c;
+    }
+}
+
 uint32_t lwm_take_column(uint32_t *W, const uint32_t *avail, unsigned K, uint8_t *row, uint8_t *col)
 {
     uint32_t sel = 0;
@@ -15,11 +25,7 @@ uint32_t lwm_take_column(uint32_t *W, const uint32_t *avail, unsigned K, uint8_t
             continue;
         sel |= take;
         W[r] &= ~take;
-        for (uint32_t m = take; m; m &= m - 1) {
-            unsigned c = (unsigned)__builtin_ctz(m);
-            row[c] = (uint8_t)r;
-            col[c] = (uint8_t)c;
-        }
+        place_row(take, r, row, col);
     }
     return sel;
 }
@@ -49,11 +55,7 @@ uint32_t lwm_take_row(uint32_t *W, const uint32_t *avail, unsigned K, uint8_t *r
         if (!take)
             continue;
         W[r] &= ~take;
-        for (uint32_t m = take; m; m &= m - 1) {
-            unsigned c = (unsigned)__builtin_ctz(m);
-            row[c] = (uint8_t)r;
-            col[c] = (uint8_t)c;
-        }
+        place_row(take, r, row, col);
         return take;
     }
     return 0;

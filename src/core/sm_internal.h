@@ -392,6 +392,11 @@ static inline unsigned sm_cta_warp_index(const sm *s, unsigned hw)
 void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle);
 void sm_cta_maybe_done(sm *s, unsigned cta);
 void sm_barrier_arrive(sm *s, unsigned e, uint64_t done);
+/* After entity e issued the instruction at pc (outcome o, `exited` threads
+ * leaving, last result at `done`): the policy's (or the trace's) next pc,
+ * the entity's status, exits and barrier arrival. Both issue paths. */
+void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const isa_exec_out *o,
+                     unsigned exited, uint64_t done);
 void sm_barrier_check(sm *s, unsigned cta);
 void sm_send_reports(sm *s, uint64_t cycle);
 

@@ -427,18 +427,25 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     if (global)
         sm_send_request(s, e, &o, reply, t->done, t->send_at, k, pc);
 
-    unsigned exited = (unsigned)__builtin_popcount(o.exited);
+    sm_issue_retire(s, e, pc, in, &o, (unsigned)__builtin_popcount(o.exited), t->done);
+}
+
+void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const isa_exec_out *o,
+                     unsigned exited, uint64_t done)
+{
+    const sm_entity *w = &s->ent[e];
     uint16_t cta = w->cta;
+    bool barrier = in->cls == ISA_CLASS_BARRIER;
     if (w->trace)
         sm_trace_after_issue(s, e, pc);   /* may free e */
     else
-        s->rc->after_issue(s, e, pc, &o);   /* may free e */
+        s->rc->after_issue(s, e, pc, o);   /* may free e */
     if (s->ent[e].live)
         s->status[e] = WS_DEP;
     if (exited)
         sm_threads_exited(s, cta, exited);
-    if (in->cls == ISA_CLASS_BARRIER && s->ent[e].live)
-        sm_barrier_arrive(s, e, t->done);
+    if (barrier && s->ent[e].live)
+        sm_barrier_arrive(s, e, done);
 }
 
 static void compute_statuses(sm *s, sched *q, uint64_t k, uint64_t *wake, uint8_t *worst)

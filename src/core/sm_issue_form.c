@@ -83,13 +83,6 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
         w->ready_at = last_k + p->refetch_latency;
     else
         w->ready_at = last_done + 1;
-    uint16_t cta = w->cta;
     o.inst = in;
-    s->rc->after_issue(s, e, pc, &o);   /* may free e */
-    if (s->ent[e].live)
-        s->status[e] = WS_DEP;
-    if (exited)
-        sm_threads_exited(s, cta, exited);
-    if (in->cls == ISA_CLASS_BARRIER && s->ent[e].live)
-        sm_barrier_arrive(s, e, last_done);
+    sm_issue_retire(s, e, pc, in, &o, exited, last_done);
 }
