@@ -27,15 +27,12 @@
 
 #include "mem/l1d_index.h"
 #include "mem/mshr.h"
+#include "mem/registry.h"
 #include "mem/replace.h"
 #include "simtgrid/stats.h"
 
 typedef struct config config;
 typedef struct _GError GError;
-
-/* The row of policy `name` for `param` (l1d.replace, l2.index, ...): built-in
- * (src/mem/registry.def) or registered with policy_register; NULL if none. */
-const policy *mem_policy(const char *param, const char *name);
 
 /* Read by name (cache_params.c), so the order is free. */
 typedef enum cache_alloc_policy { CACHE_ALLOC_ON_MISS = 0, CACHE_ALLOC_ON_FILL } cache_alloc_policy;

@@ -10,20 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const timing_names[] = {[DRAM_TIMING_SIMPLE] = "simple", [DRAM_TIMING_FULL] = "full", NULL};
-static const char *const sched_names[] = {[DRAM_SCHED_FCFS] = "fcfs", [DRAM_SCHED_FRFCFS] = "frfcfs", NULL};
 static const char *const page_names[] = {[DRAM_PAGE_OPEN] = "open", [DRAM_PAGE_CLOSE] = "close", NULL};
 
 #define U(field) PB(dram_params, "dram." #field, field, PF_UNSIGNED)
 const param_bind dram_param_binds[] = {
     U(channels), U(banks), U(bank_groups), U(row_bytes), U(bus_bytes),
-    PB_ENUM(dram_params, "dram.timing", timing, timing_names),
+    PB_POLICY(dram_params, "dram.timing", timing, mem_policy),
     U(row_hit_latency), U(row_conflict_latency),
     U(tRCD), U(tRP), U(tRAS), U(tRC), U(tCL), U(tWL), U(tCCD), U(tCCDL),
     U(tRRD), U(tWTR), U(tRTW), U(tWR), U(burst_length), U(data_rate),
     PB(dram_params, "dram.refresh", refresh, PF_BOOL),
     U(tREFI), U(tRFC),
-    PB_ENUM(dram_params, "dram.sched", sched, sched_names),
+    PB_POLICY(dram_params, "dram.sched", sched, mem_policy),
     U(queue_size),
     PB_ENUM(dram_params, "dram.page_policy", page_policy, page_names),
     U(hint_hold_cycles),
@@ -72,8 +70,8 @@ bool dram_params_check(const dram_params *p, const char **key, char *why, size_t
         FAIL("dram.row_bytes", "expected a power of two of at least 16, got %u", p->row_bytes);
     if (p->bus_bytes < 1)
         FAIL("dram.bus_bytes", "expected at least 1 byte per cycle, got %u", p->bus_bytes);
-    if (p->timing != DRAM_TIMING_SIMPLE && p->timing != DRAM_TIMING_FULL)
-        FAIL("dram.timing", "expected simple or full");
+    if (!p->timing)
+        FAIL("dram.timing", "expected a timing model (simple, full)");
     if (p->row_hit_latency < 1)
         FAIL("dram.row_hit_latency", "expected at least 1 cycle, got %u", p->row_hit_latency);
     if (p->row_conflict_latency < p->row_hit_latency)
@@ -88,8 +86,8 @@ bool dram_params_check(const dram_params *p, const char **key, char *why, size_t
     if (p->refresh && (p->tREFI < 1 || p->tRFC >= p->tREFI))
         FAIL("dram.tRFC", "expected less than dram.tREFI (%u) with refresh on, got %u", p->tREFI,
              p->tRFC);
-    if (p->sched != DRAM_SCHED_FCFS && p->sched != DRAM_SCHED_FRFCFS)
-        FAIL("dram.sched", "expected fcfs or frfcfs");
+    if (!p->sched)
+        FAIL("dram.sched", "expected a scheduler (fcfs, frfcfs)");
     if (p->queue_size < 1 || p->queue_size > 4096)
         FAIL("dram.queue_size", "expected 1 to 4096 requests, got %u", p->queue_size);
     if (p->page_policy != DRAM_PAGE_OPEN && p->page_policy != DRAM_PAGE_CLOSE)

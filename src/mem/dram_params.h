@@ -10,9 +10,8 @@
 #include <stdint.h>
 
 #include "simtgrid/config.h"
+#include "mem/registry.h"
 
-enum dram_timing_kind { DRAM_TIMING_SIMPLE = 0, DRAM_TIMING_FULL = 1 };
-enum dram_sched_kind { DRAM_SCHED_FCFS = 0, DRAM_SCHED_FRFCFS = 1 };
 enum dram_page_policy { DRAM_PAGE_OPEN = 0, DRAM_PAGE_CLOSE = 1 };
 
 #define DRAM_ADDR_MAP_MAX 160
@@ -20,13 +19,13 @@ enum dram_page_policy { DRAM_PAGE_OPEN = 0, DRAM_PAGE_CLOSE = 1 };
 typedef struct dram_params {
     unsigned channels, banks, bank_groups;
     unsigned row_bytes, bus_bytes;
-    enum dram_timing_kind timing;
+    const policy *timing;       /* dram_timing_ops row (src/mem/registry.def) */
     unsigned row_hit_latency, row_conflict_latency;           /* simple */
     unsigned tRCD, tRP, tRAS, tRC, tCL, tWL, tCCD, tCCDL;     /* full */
     unsigned tRRD, tWTR, tRTW, tWR, burst_length, data_rate;  /* full */
     bool refresh;
     unsigned tREFI, tRFC;
-    enum dram_sched_kind sched;
+    const policy *sched;        /* dram_sched_ops row */
     unsigned queue_size;
     enum dram_page_policy page_policy;
     unsigned hint_hold_cycles;

@@ -130,6 +130,20 @@ static void full_refresh(memctrl *mc, uint64_t due)
     mc->cmd_free = mc_max(mc->cmd_free, start + 1);
 }
 
+/* The first data of a request: its column command, then CL (or WL) and one
+ * burst. */
+static unsigned full_min_latency(const memctrl *mc)
+{
+    const dram_params *p = &mc->p;
+    return (p->tCL < p->tWL ? p->tCL : p->tWL) + mc->burst_cycles;
+}
+
+/* One column command per atom (bus width x burst). */
+static uint32_t full_bursts(const memctrl *mc, uint32_t bytes)
+{
+    return bytes > mc->atom_bytes ? (bytes + mc->atom_bytes - 1) / mc->atom_bytes : 1;
+}
+
 const dram_timing_ops dram_timing_full = {
     .name = "full",
     .bank_ready = full_bank_ready,
@@ -137,4 +151,6 @@ const dram_timing_ops dram_timing_full = {
     .issue = full_issue,
     .auto_precharge = full_auto_precharge,
     .refresh = full_refresh,
+    .min_latency = full_min_latency,
+    .bursts = full_bursts,
 };

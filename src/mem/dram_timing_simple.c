@@ -89,6 +89,19 @@ static void simple_refresh(memctrl *mc, uint64_t due)
     }
 }
 
+/* A row hit's latency is the shortest. */
+static unsigned simple_min_latency(const memctrl *mc)
+{
+    return mc->p.row_hit_latency;
+}
+
+/* The whole request is served at once. */
+static uint32_t simple_bursts(const memctrl *mc, uint32_t bytes)
+{
+    (void)mc, (void)bytes;
+    return 1;
+}
+
 const dram_timing_ops dram_timing_simple = {
     .name = "simple",
     .bank_ready = simple_bank_ready,
@@ -96,4 +109,6 @@ const dram_timing_ops dram_timing_simple = {
     .issue = simple_issue,
     .auto_precharge = simple_auto_precharge,
     .refresh = simple_refresh,
+    .min_latency = simple_min_latency,
+    .bursts = simple_bursts,
 };

@@ -94,32 +94,7 @@ static void unlink_waiting(memctrl *mc, uint32_t i)
     mc->queued--;
 }
 
-/* Oldest waiting request of bank b for its open row, or MC_NONE. */
-static uint32_t oldest_hit(const memctrl *mc, const mc_bank *b)
-{
-    if (b->open_row == ROW_CLOSED)
-        return MC_NONE;
-    for (uint32_t i = b->head; i != MC_NONE; i = mc->reqs[i].next)
-        if (mc->reqs[i].row == b->open_row)
-            return i;
-    return MC_NONE;
-}
-
-/* Earliest cycle a request for another row may start on b: the end of a
- * row-hint hold. Once that cycle is past it constrains nothing, so it may
- * be cached with the candidate. */
-static uint64_t hold_floor(const mc_bank *b)
-{
-    return b->hold ? b->hold_until : 0;
-}
-
 /* ---- picking the next command ------------------------------------------ */
-
-static int rank_of(enum dram_cmd cmd, const mc_bank *b, const mc_req *r)
-{
-    return (cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR ||
-            (cmd == DRAM_CMD_SERVE && b->open_row == r->row)) ? 0 : 1;
-}
 
 /* Bank b's candidate and the cycle its own state allows (see mc_bank). */
 static void refresh_candidate(memctrl *mc, mc_bank *b)
@@ -129,12 +104,8 @@ static void refresh_candidate(memctrl *mc, mc_bank *b)
     uint64_t floor = 0;
     if (b->bound != MC_NONE) {
         i = b->bound;
-    } else if (mc->p.sched == DRAM_SCHED_FRFCFS && b->waiting) {
-        i = oldest_hit(mc, b);
-        if (i == MC_NONE) {
-            i = b->head;
-            floor = hold_floor(b);
-        }
+    } else if (b->waiting) {
+        i = mc->sched->bank_offer(mc, b, &floor);
     }
     b->cand = i;
     if (i == MC_NONE)
@@ -143,24 +114,8 @@ static void refresh_candidate(memctrl *mc, mc_bank *b)
     enum dram_cmd cmd;
     b->cand_at = mc_max(floor, mc->ops->bank_ready(mc, b, r, &cmd));
     b->cand_cmd = (uint8_t)cmd;
-    b->cand_rank = (uint8_t)rank_of(cmd, b, r);
+    b->cand_rank = (uint8_t)mc_rank_of(cmd, b, r);
     b->cand_seq = r->seq;
-}
-
-/* Is (t, rank, seq) before the best so far? */
-static inline bool earlier(const mc_pick *best, uint64_t t, int rank, uint64_t seq)
-{
-    return !best->valid || t < best->t ||
-           (t == best->t && (rank < best->rank || (rank == best->rank && seq < best->seq)));
-}
-
-static inline uint64_t with_channel(const memctrl *mc, const uint64_t *floors, const mc_bank *b,
-                                    uint64_t at, enum dram_cmd cmd)
-{
-    uint64_t t = mc_max(at, floors[cmd]);
-    if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && mc->p.bank_groups > 1)
-        t = mc_max(t, mc->group_next_col[b->group]);
-    return t;
 }
 
 /* The hot loop of the controller: one pass over the banks per command. */
@@ -178,26 +133,12 @@ static mc_pick pick_next(memctrl *mc)
         if (b->cand == MC_NONE)
             continue;
         enum dram_cmd cmd = (enum dram_cmd)b->cand_cmd;
-        uint64_t t = with_channel(mc, floors, b, b->cand_at, cmd);
-        if (earlier(&best, t, b->cand_rank, b->cand_seq))
+        uint64_t t = mc_with_channel(mc, floors, b, b->cand_at, cmd);
+        if (mc_earlier(&best, t, b->cand_rank, b->cand_seq))
             best = (mc_pick){t, b->cand_seq, b->cand, cmd, b->cand_rank, true};
     }
-    /* FCFS: only the oldest waiting request may start, once its bank is free;
-     * a hold on its bank ends as soon as a same-row request is waiting. */
-    if (mc->p.sched == DRAM_SCHED_FCFS && mc->ghead != MC_NONE) {
-        const mc_req *r = &mc->reqs[mc->ghead];
-        const mc_bank *b = &mc->banks[r->bank];
-        if (b->bound == MC_NONE) {
-            enum dram_cmd cmd;
-            uint64_t at = mc->ops->bank_ready(mc, b, r, &cmd);
-            if (oldest_hit(mc, b) == MC_NONE)
-                at = mc_max(at, hold_floor(b));
-            uint64_t t = with_channel(mc, floors, b, at, cmd);
-            int rank = rank_of(cmd, b, r);
-            if (earlier(&best, t, rank, r->seq))
-                best = (mc_pick){t, r->seq, mc->ghead, cmd, rank, true};
-        }
-    }
+    if (mc->sched->channel_offer)
+        mc->sched->channel_offer(mc, floors, &best);
     return best;
 }
 
@@ -386,12 +327,11 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->p = *p;
     mc->map = map;
     mc->channel = channel;
-    mc->ops = p->timing == DRAM_TIMING_FULL ? &dram_timing_full : &dram_timing_simple;
+    mc->ops = p->timing->ops;
+    mc->sched = p->sched->ops;
     mc->burst_cycles = dram_burst_cycles(p);
     mc->atom_bytes = p->bus_bytes * mc->burst_cycles;
-    mc->min_latency = p->timing == DRAM_TIMING_FULL
-                          ? (p->tCL < p->tWL ? p->tCL : p->tWL) + mc->burst_cycles
-                          : p->row_hit_latency;
+    mc->min_latency = mc->ops->min_latency(mc);
     /* Waiting requests are bounded by the queue, bound ones by the banks. */
     mc->nslots = p->queue_size + p->banks;
     mc->reqs = g_new0(mc_req, mc->nslots);
@@ -460,9 +400,7 @@ bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now)
     *r = (mc_req){.addr = req->addr, .row = a.row, .arrival = now, .seq = mc->seq++,
                   .id = req->id, .bank = a.bank, .bytes = req->bytes, .write = req->write,
                   .hint = req->hint};
-    r->bursts_left = 1;
-    if (mc->p.timing == DRAM_TIMING_FULL && req->bytes > mc->atom_bytes)
-        r->bursts_left = (req->bytes + mc->atom_bytes - 1) / mc->atom_bytes;
+    r->bursts_left = mc->ops->bursts(mc, req->bytes);
     link_waiting(mc, i);
     mc->pick = pick_next(mc);
     mc->pick_fresh = true;

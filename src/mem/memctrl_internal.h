@@ -57,6 +57,7 @@ typedef struct mc_done_ent {
 } mc_done_ent;
 
 typedef struct dram_timing_ops dram_timing_ops;
+typedef struct dram_sched_ops dram_sched_ops;
 
 /* The next command: the earliest candidate, ties to column commands (rank
  * 0) over row commands (rank 1), then to the oldest request. */
@@ -75,7 +76,8 @@ struct memctrl {
     double us_per_cycle;
     const addrmap *map;
     unsigned channel;
-    const dram_timing_ops *ops;
+    const dram_timing_ops *ops;         /* dram.timing */
+    const dram_sched_ops *sched;        /* dram.sched */
     unsigned burst_cycles, atom_bytes;  /* full: bus cycles and bytes per burst */
 
     mc_req *reqs;                       /* arena: queue_size + banks slots */
@@ -127,14 +129,81 @@ struct dram_timing_ops {
     /* All-bank refresh due at `due`: precharge every bank, keep them closed
      * for tRFC. */
     void (*refresh)(memctrl *mc, uint64_t due);
+    /* Least cycles from a request's first command to its data done (the
+     * controller's wake-up lookahead). */
+    unsigned (*min_latency)(const memctrl *mc);
+    /* Data commands a request of `bytes` needs. */
+    uint32_t (*bursts)(const memctrl *mc, uint32_t bytes);
+};
+
+/* A request scheduler (dram.sched, src/mem/registry.def): which waiting
+ * requests may start next. The controller then takes, among every
+ * candidate, the earliest command, ties to column commands, then to the
+ * oldest (see memctrl.c). */
+struct dram_sched_ops {
+    const char *name;
+    /* The waiting request bank b offers (MC_NONE: none), and the earliest
+     * cycle the scheduler lets it start (*floor, 0 for no constraint). Only
+     * called for a bank with no bound request. */
+    uint32_t (*bank_offer)(const memctrl *mc, const mc_bank *b, uint64_t *floor);
+    /* Optional (NULL: none): a candidate besides the banks' offers, put in
+     * *best when it is earlier (mc_earlier); floors are the channel's. */
+    void (*channel_offer)(memctrl *mc, const uint64_t *floors, mc_pick *best);
 };
 
 extern const dram_timing_ops dram_timing_simple;
 extern const dram_timing_ops dram_timing_full;
+extern const dram_sched_ops dram_sched_fcfs;
+extern const dram_sched_ops dram_sched_frfcfs;
 
 static inline uint64_t mc_max(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
+}
+
+/* ---- what the controller and its schedulers share (the hot path) ------- */
+
+/* Oldest waiting request of bank b for its open row, or MC_NONE. */
+static inline uint32_t mc_oldest_hit(const memctrl *mc, const mc_bank *b)
+{
+    if (b->open_row == ROW_CLOSED)
+        return MC_NONE;
+    for (uint32_t i = b->head; i != MC_NONE; i = mc->reqs[i].next)
+        if (mc->reqs[i].row == b->open_row)
+            return i;
+    return MC_NONE;
+}
+
+/* Earliest cycle a request for another row may start on b: the end of a
+ * row-hint hold. Once that cycle is past it constrains nothing, so it may
+ * be cached with the candidate. */
+static inline uint64_t mc_hold_floor(const mc_bank *b)
+{
+    return b->hold ? b->hold_until : 0;
+}
+
+/* Column commands (row hits) rank before row commands. */
+static inline int mc_rank_of(enum dram_cmd cmd, const mc_bank *b, const mc_req *r)
+{
+    return (cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR ||
+            (cmd == DRAM_CMD_SERVE && b->open_row == r->row)) ? 0 : 1;
+}
+
+/* Is (t, rank, seq) before the best so far? */
+static inline bool mc_earlier(const mc_pick *best, uint64_t t, int rank, uint64_t seq)
+{
+    return !best->valid || t < best->t ||
+           (t == best->t && (rank < best->rank || (rank == best->rank && seq < best->seq)));
+}
+
+/* `at` (a bank's own earliest cycle for cmd) with the channel's floors. */
+static inline uint64_t mc_with_channel(const memctrl *mc, const uint64_t *floors, const mc_bank *b,
+                                       uint64_t at, enum dram_cmd cmd)
+{
+    uint64_t t = mc_max(at, floors[cmd]);
+    if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && mc->p.bank_groups > 1)
+        t = mc_max(t, mc->group_next_col[b->group]);
+    return t;
 }
 
 #endif

@@ -42,7 +42,7 @@ Test(dram_block, conflict_then_pipelined_row_hit)
     des_engine *e = des_engine_new(clk, 1, false, &err);
     dram_params p;
     dram_params_default(&p);
-    p.timing = DRAM_TIMING_SIMPLE;
+    p.timing = mem_policy("dram.timing", "simple");
     p.channels = 1;
     p.row_hit_latency = 100;
     p.row_conflict_latency = 300;

@@ -23,8 +23,8 @@ Test(dram_params, defaults_are_the_fermi_gddr5_model)
     cr_assert_eq(p.channels, 6);
     cr_assert_eq(p.banks, 16);
     cr_assert_eq(p.bank_groups, 4);
-    cr_assert_eq(p.timing, DRAM_TIMING_FULL);
-    cr_assert_eq(p.sched, DRAM_SCHED_FRFCFS);
+    cr_assert_str_eq(p.timing->name, "full");
+    cr_assert_str_eq(p.sched->name, "frfcfs");
     cr_assert_eq(p.queue_size, 32);
     cr_assert_eq(p.tCL, 12);
     cr_assert_eq(p.tRP, 12);
@@ -89,13 +89,13 @@ static void m_banks(dram_params *p) { p->banks = 6; }
 static void m_groups(dram_params *p) { p->bank_groups = 32; }
 static void m_row(dram_params *p) { p->row_bytes = 100; }
 static void m_bus(dram_params *p) { p->bus_bytes = 0; }
-static void m_timing(dram_params *p) { p->timing = (enum dram_timing_kind)7; }
+static void m_timing(dram_params *p) { p->timing = NULL; }
 static void m_hit(dram_params *p) { p->row_hit_latency = 0; }
 static void m_conflict(dram_params *p) { p->row_conflict_latency = 50; }
 static void m_burst(dram_params *p) { p->burst_length = 6; }
 static void m_ccdl(dram_params *p) { p->tCCDL = 1; }
 static void m_refresh(dram_params *p) { p->refresh = true; p->tRFC = 5000; }
-static void m_sched(dram_params *p) { p->sched = (enum dram_sched_kind)9; }
+static void m_sched(dram_params *p) { p->sched = NULL; }
 static void m_queue(dram_params *p) { p->queue_size = 0; }
 static void m_page(dram_params *p) { p->page_policy = (enum dram_page_policy)3; }
 static void m_interleave(dram_params *p) { p->channel_interleave = 300; }
@@ -107,13 +107,13 @@ Test(dram_params, every_check)
     expect_check(m_groups, "dram.bank_groups", "no larger than dram.banks (16), got 32");
     expect_check(m_row, "dram.row_bytes", "power of two of at least 16, got 100");
     expect_check(m_bus, "dram.bus_bytes", "at least 1 byte per cycle");
-    expect_check(m_timing, "dram.timing", "expected simple or full");
+    expect_check(m_timing, "dram.timing", "expected a timing model (simple, full)");
     expect_check(m_hit, "dram.row_hit_latency", "at least 1 cycle");
     expect_check(m_conflict, "dram.row_conflict_latency", "at least dram.row_hit_latency (100), got 50");
     expect_check(m_burst, "dram.burst_length", "multiple of dram.data_rate (4), got 6");
     expect_check(m_ccdl, "dram.tCCDL", "at least dram.tCCD (2)");
     expect_check(m_refresh, "dram.tRFC", "less than dram.tREFI (3900)");
-    expect_check(m_sched, "dram.sched", "expected fcfs or frfcfs");
+    expect_check(m_sched, "dram.sched", "expected a scheduler (fcfs, frfcfs)");
     expect_check(m_queue, "dram.queue_size", "expected 1 to 4096 requests, got 0");
     expect_check(m_page, "dram.page_policy", "expected open or close");
     expect_check(m_interleave, "dram.channel_interleave", "expected a power of two, got 300");
@@ -131,10 +131,10 @@ Test(dram_params, from_config_reads_every_key)
     cr_assert(config_set(c, "dram.addr_map", "hashed:RRRR.BBBB.CCCCCCCCCCCC", "m.ini:8", &err));
     dram_params p;
     cr_assert(dram_params_from_config(&p, c, &err), "%s", err ? err->message : "");
-    cr_assert_eq(p.timing, DRAM_TIMING_SIMPLE);
+    cr_assert_str_eq(p.timing->name, "simple");
     cr_assert_eq(p.tRCD, 17);
     cr_assert(p.refresh);
-    cr_assert_eq(p.sched, DRAM_SCHED_FCFS);
+    cr_assert_str_eq(p.sched->name, "fcfs");
     cr_assert_eq(p.page_policy, DRAM_PAGE_CLOSE);
     cr_assert_str_eq(p.addr_map, "hashed:RRRR.BBBB.CCCCCCCCCCCC");
     cr_assert_eq(p.banks, 16);

@@ -21,11 +21,11 @@ static inline void simple_params(dram_params *p)
     p->bank_groups = 1;
     p->row_bytes = 4096;
     p->bus_bytes = 32;
-    p->timing = DRAM_TIMING_SIMPLE;
+    p->timing = mem_policy("dram.timing", "simple");
     p->row_hit_latency = 100;
     p->row_conflict_latency = 300;
     p->hint_hold_cycles = 200;
-    p->sched = DRAM_SCHED_FRFCFS;
+    p->sched = mem_policy("dram.sched", "frfcfs");
     p->queue_size = 32;
     p->page_policy = DRAM_PAGE_OPEN;
     p->refresh = false;
@@ -38,7 +38,7 @@ static inline void simple_params(dram_params *p)
 static inline void full_params(dram_params *p)
 {
     simple_params(p);
-    p->timing = DRAM_TIMING_FULL;
+    p->timing = mem_policy("dram.timing", "full");
     p->tRCD = 12;
     p->tRP = 10;
     p->tRAS = 28;

@@ -97,7 +97,7 @@ static des_engine *build(script **out)
     coalesce_params_default(&co);
     static dram_params dp;
     dram_params_default(&dp);
-    dp.timing = DRAM_TIMING_SIMPLE;
+    dp.timing = mem_policy("dram.timing", "simple");
     dp.channels = 1;
     dp.row_hit_latency = 100;
     dp.row_conflict_latency = 300;

@@ -126,7 +126,7 @@ static void rig_params(rig *r, unsigned nsms, unsigned parts)
     coalesce_params_default(&r->co);
     dram_params_default(&r->dp);
     r->dp.channels = parts;
-    r->dp.timing = DRAM_TIMING_SIMPLE;
+    r->dp.timing = mem_policy("dram.timing", "simple");
     r->xp = (xbar_params){.flit_bytes = 32, .flits_per_cycle = 1, .header_bytes = 8, .latency = 4,
                           .input_buffer = 8, .output_buffer = 8, .arbiter = XBAR_ISLIP,
                           .iterations = 2, .seed = 1};

@@ -82,7 +82,7 @@ static void check_modes(const dram_params *p)
     /* Invariants of both models: every request is done after it arrived. */
     for (unsigned i = 0; i < N; i++)
         cr_assert_gt(ref[i], s[i].at);
-    if (p->timing != DRAM_TIMING_FULL)
+    if (strcmp(p->timing->name, "full"))
         return;
     /* Full model: the last bursts of two requests never end on the same
      * cycle (the bus carries one burst at a time), and a read is never
@@ -128,7 +128,7 @@ Test(memctrl_exact, full_fcfs)
     dram_params p;
     full_params(&p);
     p.queue_size = 4096;
-    p.sched = DRAM_SCHED_FCFS;
+    p.sched = mem_policy("dram.sched", "fcfs");
     p.bank_groups = 4;
     check_modes(&p);
 }
@@ -148,7 +148,7 @@ Test(memctrl_exact, simple_fcfs_refresh)
     dram_params p;
     simple_params(&p);
     p.queue_size = 4096;
-    p.sched = DRAM_SCHED_FCFS;
+    p.sched = mem_policy("dram.sched", "fcfs");
     p.row_hit_latency = 20;
     p.row_conflict_latency = 60;
     p.refresh = true;

@@ -149,7 +149,7 @@ Test(memctrl_hint, fcfs_releases_hold_when_same_row_request_arrives)
 {
     dram_params p;
     simple_params(&p);
-    p.sched = DRAM_SCHED_FCFS;
+    p.sched = mem_policy("dram.sched", "fcfs");
     dram_rig r;
     rig_init(&r, &p);
     /* FCFS cannot reorder: once the awaited same-row request C has arrived

@@ -42,7 +42,7 @@ Test(memctrl_sched, fcfs_serves_in_arrival_order_simple)
 {
     dram_params p;
     simple_params(&p);
-    p.sched = DRAM_SCHED_FCFS;
+    p.sched = mem_policy("dram.sched", "fcfs");
     uint64_t done[3];
     uint32_t order[3];
     memctrl_stats st;
@@ -80,7 +80,7 @@ Test(memctrl_sched, fcfs_serves_in_arrival_order_full)
 {
     dram_params p;
     full_params(&p);
-    p.sched = DRAM_SCHED_FCFS;
+    p.sched = mem_policy("dram.sched", "fcfs");
     uint64_t done[3];
     uint32_t order[3];
     memctrl_stats st;
@@ -99,7 +99,7 @@ Test(memctrl_sched, fcfs_head_of_line_blocks_other_banks)
 {
     dram_params p;
     simple_params(&p);
-    p.sched = DRAM_SCHED_FCFS;
+    p.sched = mem_policy("dram.sched", "fcfs");
     dram_rig r;
     rig_init(&r, &p);
     /* A (bank 0, row 1) 300; B (bank 0, row 2) must wait for bank 0 (start
@@ -113,7 +113,7 @@ Test(memctrl_sched, fcfs_head_of_line_blocks_other_banks)
     cr_assert_eq(done[1], 600);
     cr_assert_eq(done[2], 604);
     rig_free(&r);
-    p.sched = DRAM_SCHED_FRFCFS;
+    p.sched = mem_policy("dram.sched", "frfcfs");
     rig_init(&r, &p);
     rig_play(&r, s, 3, done, NULL, DRIVE_EVENTS, 0);
     cr_assert_eq(done[2], 304);
