@@ -7,8 +7,8 @@
 
 #include "simtgrid/config.h"
 #include "simtgrid/des.h"
-#include "simtgrid/scenario.h"
 #include "simtgrid/stats.h"
+#include "simtgrid/workload.h"
 
 typedef struct gpu gpu;
 
@@ -23,14 +23,15 @@ typedef struct gpu_result {
     des_counters des;            /* SimGrid wake-ups, timestamps, events */
 } gpu_result;
 
-/* Build the chip for one configuration and the scenario's launches. Loads the
- * kernels (errors name the kernel file and line). Registers every block's
- * statistics in `st`. Must be the only engine of the process. */
-gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err);
+/* Build the chip for one configuration and run `w`'s launches on it. Loads
+ * the kernels (errors name the kernel file and line). Registers every
+ * block's statistics in `st`. Must be the only engine of the process. `w`'s
+ * pointers must stay valid until gpu_free. */
+gpu *gpu_build(const config *c, const workload *w, stats *st, GError **err);
 /* Simulate until every launch has finished (or sim.max_cycles). Fails if the
  * run ended with work left (a deadlock), naming what was left. */
 bool gpu_run(gpu *g, gpu_result *r, GError **err);
-/* The scenario's [output] dump arrays as a JSON object {name: [values]}
+/* The workload's [output] dump arrays as a JSON object {name: [values]}
  * (integers, or numbers for float arrays). */
 struct json_writer;
 void gpu_write_arrays(const gpu *g, struct json_writer *w);

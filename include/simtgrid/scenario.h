@@ -26,23 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "simtgrid/config.h"
-
-typedef struct launch {
-    char *name;          /* from [launch.NAME] */
-    char *kernel;        /* absolute or relative-to-cwd path of the .sasm */
-    uint32_t grid[3];    /* CTAs */
-    uint32_t block[3];   /* threads per CTA */
-    int sm_first, sm_last;  /* -1, -1 = all SMs; else the lowest and highest SM named */
-    unsigned *sms;       /* the SMs named, ascending, no repeats ("0-3,7" gives 0,1,2,3,7);
-                            NULL with nsms 0 = all SMs. Checked against gpu.sms
-                            (every sweep value of it too) when loading. */
-    unsigned nsms;
-    uint64_t start;      /* core cycles, when `after` is NULL */
-    char *after;         /* name of another launch, or NULL */
-    int64_t *args;       /* kernel parameters */
-    unsigned nargs;
-    char *origin;        /* "file:line" of the [launch.NAME] group */
-} launch;
+#include "simtgrid/workload.h"
 
 typedef struct sweep_axis {
     char *key;
@@ -76,6 +60,9 @@ typedef struct scenario {
  * but not parsed here. */
 scenario *scenario_load(const char *path, char *const *sets, GError **err);
 void scenario_free(scenario *s);
+/* What the chip runs (simtgrid/workload.h): a view of s's launches and
+ * [output] dump, valid while s lives. */
+workload scenario_workload(const scenario *s);
 
 /* Load a model file alone into `c` (includes first). */
 bool model_load(config *c, const char *path, GError **err);

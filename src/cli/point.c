@@ -245,7 +245,8 @@ int point_run(const scenario *s, const plan *pl, unsigned i, const point_opts *o
         extras_close(&x, false, &why);
         return fail(o, base, 2, "%s", why);
     }
-    gpu *g = gpu_build(c, s, st, &err);
+    workload w = scenario_workload(s);
+    gpu *g = gpu_build(c, &w, st, &err);
     if (!g) {
         extras_close(&x, false, &why);
         return fail(o, base, 2, "%s", err->message);

@@ -1,4 +1,4 @@
-/* Builds a whole chip from a configuration and a scenario's launches, runs
+/* Builds a whole chip from a configuration and a workload's launches, runs
  * it, and reports. The memory side is either the ideal block (gpu.memory =
  * ideal) or the hierarchy of L1s, crossbars, L2 slices and DRAM channels
  * (gpu.memory = caches, gpu_hier.c). */
@@ -103,7 +103,7 @@ static gpu_kernel *kernel_for(gpu *g, const char *path, GError **err)
 
 static bool add_launches(gpu *g, GError **err)
 {
-    const scenario *s = g->scn;
+    const workload *s = &g->w;
     g->params = g_new0(uint64_t *, s->nlaunches + 1);
     for (unsigned i = 0; i < s->nlaunches; i++) {
         const launch *l = &s->launches[i];
@@ -150,11 +150,11 @@ static memimg *array_image(const gpu *g, const char *name, memimg_array_info *in
 
 static bool check_dumps(gpu *g, GError **err)
 {
-    for (char **d = g->scn->dump; d && *d; d++) {
+    for (char *const *d = g->w.dump; d && *d; d++) {
         memimg_array_info info;
         if (!array_image(g, *d, &info))
             return input_error(err, "%s: [output] key 'dump': no .data array '%s' in the launched kernels",
-                             g->scn->dump_origin, *d);
+                             g->w.dump_origin, *d);
     }
     return true;
 }
@@ -162,12 +162,12 @@ static bool check_dumps(gpu *g, GError **err)
 void gpu_write_arrays(const gpu *g, struct json_writer *w)
 {
     json_begin_object(w);
-    for (char **d = g->scn->dump; d && *d; d++) {
+    for (char *const *d = g->w.dump; d && *d; d++) {
         memimg_array_info info;
         memimg *m = array_image(g, *d, &info);
         json_key(w, *d);
         json_begin_array(w);
-        uint64_t n = MIN(info.count, (uint64_t)g->scn->dump_count);
+        uint64_t n = MIN(info.count, (uint64_t)g->w.dump_count);
         for (uint64_t i = 0; i < n; i++) {
             uint64_t v = memimg_read(m, info.base + i * info.elem_bytes, info.elem_bytes);
             if (info.is_float && info.elem_bytes == 4) {
@@ -217,11 +217,11 @@ static bool connect_ideal(gpu *g, GError **err)
     return true;
 }
 
-gpu *gpu_build(const config *c, const scenario *s, stats *st, GError **err)
+gpu *gpu_build(const config *c, const workload *w, stats *st, GError **err)
 {
     gpu *g = g_new0(gpu, 1);
     g->cfg = c;
-    g->scn = s;
+    g->w = *w;
     g->st = st;
     g->kernels = g_ptr_array_new();
     if (!setup_clocks(g, err) || !core_params_from_config(c, &g->cp, err))
@@ -305,7 +305,7 @@ bool gpu_run(gpu *g, gpu_result *r, GError **err)
 void gpu_print_summary(const gpu *g, const gpu_result *r, FILE *f)
 {
     for (unsigned i = 0; i < dispatcher_nlaunches(g->disp); i++) {
-        const launch *l = &g->scn->launches[i];
+        const launch *l = &g->w.launches[i];
         core_launch_result lr = dispatcher_launch_result(g->disp, i);
         fprintf(f, "  launch %-12s %s: grid %ux%ux%u, block %ux%ux%u; cycles %" G_GUINT64_FORMAT
                    " to %" G_GUINT64_FORMAT "\n",

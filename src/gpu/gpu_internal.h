@@ -20,7 +20,7 @@ typedef struct gpu_kernel {
 
 struct gpu {
     const config *cfg;
-    const scenario *scn;
+    workload w;             /* launches and dumps (pointers owned by the caller) */
     stats *st;
     des_clock clk[CLK_COUNT];
     des_engine *engine;

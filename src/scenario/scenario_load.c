@@ -206,6 +206,12 @@ scenario *scenario_load(const char *path, char *const *sets, GError **err)
     return s;
 }
 
+workload scenario_workload(const scenario *s)
+{
+    return (workload){.launches = s->launches, .nlaunches = s->nlaunches, .dump = s->dump,
+                      .dump_origin = s->dump_origin, .dump_count = s->dump_count};
+}
+
 void scenario_free(scenario *s)
 {
     if (!s)

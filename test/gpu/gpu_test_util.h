@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "simtgrid/gpu.h"
+#include "simtgrid/scenario.h"
 
 typedef struct chip_run {
     char *dir;
@@ -50,7 +51,8 @@ static inline void chip_run_text(chip_run *cr, const char *model, const char *sa
     cr->cfg = scenario_point(cr->scn, 0, &e);
     cr_assert(cr->cfg, "point: %s", e ? e->message : "?");
     cr->st = stats_new();
-    cr->g = gpu_build(cr->cfg, cr->scn, cr->st, &e);
+    workload w = scenario_workload(cr->scn);
+    cr->g = gpu_build(cr->cfg, &w, cr->st, &e);
     cr_assert(cr->g, "build: %s", e ? e->message : "?");
     cr->ok = gpu_run(cr->g, &cr->r, &e);
     if (!cr->ok)

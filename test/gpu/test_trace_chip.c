@@ -48,7 +48,8 @@ static void run_kernel(chip_run *cr, const char *kname, const char *ktext, const
     cr->cfg = scenario_point(cr->scn, 0, &e);
     cr_assert(cr->cfg, "point: %s", e ? e->message : "?");
     cr->st = stats_new();
-    cr->g = gpu_build(cr->cfg, cr->scn, cr->st, &e);
+    workload w = scenario_workload(cr->scn);
+    cr->g = gpu_build(cr->cfg, &w, cr->st, &e);
     cr->ok = cr->g && gpu_run(cr->g, &cr->r, &e);
     if (!cr->ok) cr->error = g_strdup(e ? e->message : "?");
     g_clear_error(&e);

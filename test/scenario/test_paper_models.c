@@ -279,7 +279,8 @@ static void run_point_child(const char *path, unsigned i, totals *t)
     scenario *s = scenario_load(path, NULL, &err);
     config *c = s ? scenario_point(s, i, &err) : NULL;
     stats *st = stats_new();
-    gpu *g = c ? gpu_build(c, s, st, &err) : NULL;
+    workload w = s ? scenario_workload(s) : (workload){0};
+    gpu *g = c ? gpu_build(c, &w, st, &err) : NULL;
     gpu_result r;
     if (g && gpu_run(g, &r, &err)) {
         t->ok = true;
