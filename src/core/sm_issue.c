@@ -67,6 +67,112 @@ static bool request_room(const sm *s)
     return s->req_out && s->req_space > s->sendq_count && s->sendq_count < s->sendq_cap && s->nfree_tag > 0;
 }
 
+/* Scoreboard: WS_MEM or WS_DEP while a register (or predicate) the
+ * instruction reads or writes is not ready, else WS_READY. */
+static inline uint8_t scoreboard_status(sm *s, sm_entity *w, const isa_inst *in, uint64_t cycle,
+                                        uint64_t *wake)
+{
+    /* The registers' ready times only change when the warp's scoreboard
+     * is written (its epoch moves), so a wait found earlier still holds
+     * (and the latest-ready register stays the latest) until then: no
+     * need to read the big per-warp scoreboard every cycle. */
+    if (w->sb_until > cycle && w->sb_pc == w->pc && w->sb_epoch == s->hw_epoch[w->hw]) {
+        if (w->sb_until == NEVER_CYCLE)
+            return WS_MEM;
+        *wake = min_u64(*wake, w->sb_until);
+        return WS_DEP;
+    }
+    const sm_hw *h = &s->hw[w->hw];
+    bool mem = false;
+    uint64_t dep = 0;
+    for (unsigned i = 0; i < in->nreads; i++) {
+        uint64_t r = h->reg_ready[in->reads[i]];
+        if (r == REG_MEM)
+            mem = true;
+        else if (r > cycle)
+            dep = max_u64(dep, r);
+    }
+    for (unsigned i = 0; i < in->ndst; i++) {
+        uint64_t r = h->reg_ready[in->dst[i]];
+        if (r == REG_MEM)
+            mem = true;
+        else if (r > cycle)
+            dep = max_u64(dep, r);
+    }
+    for (unsigned bits = (unsigned)(in->pred_reads | in->pred_writes); bits; bits &= bits - 1) {
+        uint64_t r = h->pred_ready[__builtin_ctz(bits)];
+        if (r > cycle)
+            dep = max_u64(dep, r);
+    }
+    if (mem || dep) {
+        w->sb_pc = w->pc;
+        w->sb_epoch = s->hw_epoch[w->hw];
+        w->sb_until = mem ? NEVER_CYCLE : dep;
+    }
+    if (mem)
+        return WS_MEM;
+    if (dep) {
+        *wake = min_u64(*wake, dep);
+        return WS_DEP;
+    }
+    if (sm_is_global(in) && sm_needs_reply(s, in) && h->mem_pending >= s->p.mem_pending_per_warp)
+        return WS_MEM;
+    return WS_READY;
+}
+
+/* Structural hazards of the execution side: WS_STRUCT until one of the
+ * instruction's units is free and every register bank it reads is free to
+ * start its operand reads, else WS_READY. */
+static inline uint8_t unit_status(sm *s, const sm_entity *w, const isa_inst *in, uint64_t cycle,
+                                  uint64_t *wake)
+{
+    core_unit_kind u = sm_unit_of(&s->p, in);
+    uint64_t free_at = NEVER_CYCLE;
+    unsigned first, step;
+    sm_units_of(&s->p, u, w->sched, &first, &step);
+    for (unsigned i = first; i < s->p.unit[u].count; i += step)
+        free_at = min_u64(free_at, s->units[u][i].free_at);
+    if (free_at > cycle) {
+        *wake = min_u64(*wake, free_at);
+        return WS_STRUCT;
+    }
+    if (s->p.rf_banks) {
+        const sm_sched_state *q = &s->sc[w->sched];
+        uint64_t busy = 0;
+        for (unsigned i = 0; i < in->nreads; i++)
+            busy = max_u64(busy, q->rf_free[in->reads[i] % s->p.rf_banks]);
+        if (busy > cycle) {
+            *wake = min_u64(*wake, busy);
+            return WS_STRUCT;
+        }
+    }
+    return WS_READY;
+}
+
+/* A global access needs room for its request: WS_STRUCT without it. A full
+ * port frees a slot when the memory side pops: the port wakes the SM when
+ * the slot becomes visible, so the SM need not poll (sm.c abandons a cycle
+ * whose port state is not yet known). Queued requests leave at known
+ * cycles; a missing tag comes back with a response, which is a port event. */
+static inline uint8_t request_status(sm *s, uint64_t cycle, uint64_t *wake)
+{
+    if (request_room(s))
+        return WS_READY;
+    if (!s->req_out)
+        return WS_STRUCT;
+    if (s->req_space == 0) {
+        des_time r = des_port_next_space(s->req_out);
+        if (r != DES_NEVER) {
+            *wake = min_u64(*wake, des_edge_at_or_after(s->clk, r) / s->clk->period);
+        } else {
+            des_port_wait_space(s->req_out, des_cycles(s->clk, cycle));
+            s->wait_port = true;
+        }
+    } else if (s->req_space <= s->sendq_count)
+        *wake = min_u64(*wake, s->sendq_at[s->sendq_head]);
+    return WS_STRUCT;
+}
+
 uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
 {
     sm_entity *w = &s->ent[e];
@@ -83,95 +189,14 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
         return WS_DEP;
     }
     const isa_inst *in = sm_inst_of(s, e);
-    if (s->p.discipline == CORE_SCOREBOARD) {
-        /* The registers' ready times only change when the warp's scoreboard
-         * is written (its epoch moves), so a wait found earlier still holds
-         * (and the latest-ready register stays the latest) until then: no
-         * need to read the big per-warp scoreboard every cycle. */
-        if (w->sb_until > cycle && w->sb_pc == w->pc && w->sb_epoch == s->hw_epoch[w->hw]) {
-            if (w->sb_until == NEVER_CYCLE)
-                return WS_MEM;
-            *wake = min_u64(*wake, w->sb_until);
-            return WS_DEP;
-        }
-        const sm_hw *h = &s->hw[w->hw];
-        bool mem = false;
-        uint64_t dep = 0;
-        for (unsigned i = 0; i < in->nreads; i++) {
-            uint64_t r = h->reg_ready[in->reads[i]];
-            if (r == REG_MEM)
-                mem = true;
-            else if (r > cycle)
-                dep = max_u64(dep, r);
-        }
-        for (unsigned i = 0; i < in->ndst; i++) {
-            uint64_t r = h->reg_ready[in->dst[i]];
-            if (r == REG_MEM)
-                mem = true;
-            else if (r > cycle)
-                dep = max_u64(dep, r);
-        }
-        for (unsigned bits = (unsigned)(in->pred_reads | in->pred_writes); bits; bits &= bits - 1) {
-            uint64_t r = h->pred_ready[__builtin_ctz(bits)];
-            if (r > cycle)
-                dep = max_u64(dep, r);
-        }
-        if (mem || dep) {
-            w->sb_pc = w->pc;
-            w->sb_epoch = s->hw_epoch[w->hw];
-            w->sb_until = mem ? NEVER_CYCLE : dep;
-        }
-        if (mem)
-            return WS_MEM;
-        if (dep) {
-            *wake = min_u64(*wake, dep);
-            return WS_DEP;
-        }
-        if (sm_is_global(in) && sm_needs_reply(s, in) && h->mem_pending >= s->p.mem_pending_per_warp)
-            return WS_MEM;
-    }
-    core_unit_kind u = sm_unit_of(&s->p, in);
-    uint64_t free_at = NEVER_CYCLE;
-    unsigned first, step;
-    sm_units_of(&s->p, u, w->sched, &first, &step);
-    for (unsigned i = first; i < s->p.unit[u].count; i += step)
-        free_at = min_u64(free_at, s->units[u][i].free_at);
-    if (free_at > cycle) {
-        *wake = min_u64(*wake, free_at);
-        return WS_STRUCT;
-    }
-    if (s->p.rf_banks) {
-        /* every bank it reads must be free to start its operand reads */
-        const sm_sched_state *q = &s->sc[w->sched];
-        uint64_t busy = 0;
-        for (unsigned i = 0; i < in->nreads; i++)
-            busy = max_u64(busy, q->rf_free[in->reads[i] % s->p.rf_banks]);
-        if (busy > cycle) {
-            *wake = min_u64(*wake, busy);
-            return WS_STRUCT;
-        }
-    }
-    if (sm_is_global(in) && !request_room(s)) {
-        /* A full port frees a slot when the memory side pops: the port wakes
-         * the SM when the slot becomes visible, so the SM need not poll (sm.c
-         * abandons a cycle whose port state is not yet known). Queued
-         * requests leave at known cycles; a missing tag comes back with a
-         * response, which is a port event. */
-        if (!s->req_out)
-            return WS_STRUCT;
-        if (s->req_space == 0) {
-            des_time r = des_port_next_space(s->req_out);
-            if (r != DES_NEVER) {
-                *wake = min_u64(*wake, des_edge_at_or_after(s->clk, r) / s->clk->period);
-            } else {
-                des_port_wait_space(s->req_out, des_cycles(s->clk, cycle));
-                s->wait_port = true;
-            }
-        } else if (s->req_space <= s->sendq_count)
-            *wake = min_u64(*wake, s->sendq_at[s->sendq_head]);
-        return WS_STRUCT;
-    }
-    return WS_READY;
+    uint8_t st = WS_READY;
+    if (s->p.discipline == CORE_SCOREBOARD)
+        st = scoreboard_status(s, w, in, cycle, wake);
+    if (st == WS_READY)
+        st = unit_status(s, w, in, cycle, wake);
+    if (st == WS_READY && sm_is_global(in))
+        st = request_status(s, cycle, wake);
+    return st;
 }
 
 /* Bank-conflict degree of a shared-memory access: the most distinct words
@@ -335,6 +360,81 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
 
 /* Executes entity e at cycle k; the first entity of a slot books the unit,
  * the issue port and the lanes. Returns false if the entity vanished. */
+/* The first issue of an instruction (a formation policy may issue it in
+ * several sub-warps): the least busy unit of its kind, the slot's timing,
+ * the register banks, and the issue counts. */
+static void claim_unit(sm *s, unsigned sc, const isa_inst *in, const isa_exec_out *o, uint64_t k,
+                       slot_timing *t)
+{
+    const core_params *p = &s->p;
+    sm_sched_state *st = &s->sc[sc];
+    core_unit_kind u = sm_unit_of(p, in);
+    const core_unit_params *up = &p->unit[u];
+    unsigned latency = sm_latency_of(p, in, u);
+    unsigned passes = sm_unit_passes(s, u, o, in);
+    unsigned unit0, step;
+    sm_units_of(p, u, sc, &unit0, &step);
+    sm_unit *unit = &s->units[u][unit0];
+    for (unsigned i = unit0 + step; i < up->count; i += step)
+        if (s->units[u][i].free_at < unit->free_at)
+            unit = &s->units[u][i];
+    unit->free_at = k + (uint64_t)up->ii * passes;
+    uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
+    t->unit = u;
+    t->send_at = k + (latency - 1) + extra;
+    t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;
+    t->threads = 0;
+    st->port_free = k + s->passes_port;
+    if (p->rf_banks)
+        sm_rf_book_banks(s, st, in, k);
+    s->warp_insts++;
+    st->st.issued++;
+    if (s->tr)   /* the issue port's busy cycles: spans of one track never overlap */
+        trace_complete_on(s->tr, s->tr_sched[sc], isa_op_name((isa_op)in->op), k * s->us_per_cycle,
+                          s->passes_port * s->us_per_cycle);
+}
+
+/* Active lanes per cycle of the issue passes, for the FU histogram. */
+static void count_lanes(sm *s, sm_sched_state *st, uint32_t active, unsigned nthreads, uint64_t k)
+{
+    unsigned simd = s->p.simd_width;
+    for (unsigned ps = 0; ps < s->passes_port; ps++) {
+        unsigned lanes;
+        if (s->rc->packs) {
+            unsigned before = ps * simd;
+            lanes = nthreads > before ? (nthreads - before < simd ? nthreads - before : simd) : 0;
+        } else {
+            uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
+            lanes = (unsigned)__builtin_popcount(active & chunk);
+        }
+        st->lanes_ring[(k + ps) % 64] += (uint16_t)lanes;
+    }
+}
+
+/* When the warp may issue again: barrel processing waits for the
+ * instruction (or the re-fetch latency); a scoreboard marks the registers
+ * it writes. */
+static void set_ready(sm *s, sm_entity *w, const isa_inst *in, const slot_timing *t, uint64_t k,
+                      bool reply)
+{
+    const core_params *p = &s->p;
+    if (p->discipline == CORE_BARREL) {
+        if (p->refetch_latency && !sm_is_control(in) && !reply)
+            w->ready_at = k + p->refetch_latency;
+        else
+            w->ready_at = t->done + 1;
+        return;
+    }
+    sm_hw *h = &s->hw[w->hw];
+    w->ready_at = sm_is_control(in) ? t->done + 1 : k + 1;
+    uint64_t ready = reply ? REG_MEM : t->done + 1;
+    for (unsigned i = 0; i < in->ndst; i++)
+        h->reg_ready[in->dst[i]] = ready;
+    for (unsigned bits = in->pred_writes; bits; bits &= bits - 1)
+        h->pred_ready[__builtin_ctz(bits)] = t->done + 1;
+    s->hw_epoch[w->hw]++;
+}
+
 static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t, bool first)
 {
     if (s->rc->form) {
@@ -358,47 +458,11 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     unsigned nthreads = (unsigned)__builtin_popcount(w->active);
     const core_params *p = &s->p;
     sm_sched_state *st = &s->sc[sc];
-    if (first) {
-        core_unit_kind u = sm_unit_of(p, in);
-        const core_unit_params *up = &p->unit[u];
-        unsigned latency = sm_latency_of(p, in, u);
-        unsigned passes = sm_unit_passes(s, u, &o, in);
-        unsigned unit0, step;
-        sm_units_of(p, u, sc, &unit0, &step);
-        sm_unit *unit = &s->units[u][unit0];
-        for (unsigned i = unit0 + step; i < up->count; i += step)
-            if (s->units[u][i].free_at < unit->free_at)
-                unit = &s->units[u][i];
-        unit->free_at = k + (uint64_t)up->ii * passes;
-        uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
-        t->unit = u;
-        t->send_at = k + (latency - 1) + extra;
-        t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;
-        t->threads = 0;
-        st->port_free = k + s->passes_port;
-        if (p->rf_banks)
-            sm_rf_book_banks(s, st, in, k);
-        s->warp_insts++;
-        st->st.issued++;
-        if (s->tr)   /* the issue port's busy cycles: spans of one track never overlap */
-            trace_complete_on(s->tr, s->tr_sched[sc], isa_op_name((isa_op)in->op), k * s->us_per_cycle,
-                              s->passes_port * s->us_per_cycle);
-    }
+    if (first)
+        claim_unit(s, sc, in, &o, k, t);
     t->threads += nthreads;
     st->cur_threads = t->threads > p->warp_size ? p->warp_size : t->threads;
-    /* active lanes per cycle of the issue passes, for the FU histogram */
-    unsigned simd = p->simd_width;
-    for (unsigned ps = 0; ps < s->passes_port; ps++) {
-        unsigned lanes;
-        if (s->rc->packs) {
-            unsigned before = ps * simd;
-            lanes = nthreads > before ? (nthreads - before < simd ? nthreads - before : simd) : 0;
-        } else {
-            uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
-            lanes = (unsigned)__builtin_popcount(w->active & chunk);
-        }
-        st->lanes_ring[(k + ps) % 64] += (uint16_t)lanes;
-    }
+    count_lanes(s, st, w->active, nthreads, k);
     s->thread_insts += nthreads;
     s->class_count[in->cls]++;
     if (c->end < t->done)
@@ -406,24 +470,9 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     if (s->hook)
         s->hook(s->hook_ctx, s->id, k, sc, w->hw, pc, w->active);
 
-    /* discipline */
     bool global = sm_is_global(in) && o.mem_lanes;
     bool reply = global && sm_needs_reply(s, in);
-    if (p->discipline == CORE_BARREL) {
-        if (p->refetch_latency && !sm_is_control(in) && !reply)
-            w->ready_at = k + p->refetch_latency;
-        else
-            w->ready_at = t->done + 1;
-    } else {
-        w->ready_at = sm_is_control(in) ? t->done + 1 : k + 1;
-        uint64_t ready = reply ? REG_MEM : t->done + 1;
-        for (unsigned i = 0; i < in->ndst; i++)
-            h->reg_ready[in->dst[i]] = ready;
-        for (unsigned bits = in->pred_writes; bits; bits &= bits - 1)
-            h->pred_ready[__builtin_ctz(bits)] = t->done + 1;
-        s->hw_epoch[w->hw]++;
-    }
-
+    set_ready(s, w, in, t, k, reply);
     if (global)
         sm_send_request(s, e, &o, reply, t->done, t->send_at, k, pc);
 
