@@ -21,10 +21,9 @@ typedef struct noc_cluster noc_cluster;
 noc_cluster *noc_cluster_new(des_engine *e, const char *name, unsigned first_sm, unsigned nsms,
                              const des_clock *icnt, stats *st);
 des_actor *noc_cluster_actor(noc_cluster *c);
-/* SM i of the cluster (0-based): the port its requests come in on
- * (capacity `capacity`) and the port its replies go out on. */
-des_port *noc_cluster_sm_input(noc_cluster *c, unsigned i, des_actor *sender, unsigned capacity);
-des_port *noc_cluster_sm_output(noc_cluster *c, unsigned i, des_actor *receiver, unsigned capacity);
+/* SM i of the cluster (0-based): the port its requests come in on and the
+ * port its replies go out on (made by the chip builder, src/gpu/gpu_ports.c). */
+void noc_cluster_connect_sm(noc_cluster *c, unsigned i, des_port *in, des_port *out);
 /* The crossbar side: requests out (into the request crossbar), replies in. */
 void noc_cluster_connect(noc_cluster *c, des_port *to_xbar, des_port *from_xbar);
 void noc_cluster_free(noc_cluster *c);

@@ -12,7 +12,10 @@
  *   sm *s[n];       s[i] = sm_new(engine, &p, i, &core_clock, st);
  *   memory ports:   des_port_new(..., sender = sm_actor(s[i]), receiver = mem) and back,
  *                   sm_connect_mem(s[i], req, resp)
- *   dispatcher *d = dispatcher_new(engine, &p, &core_clock, s, n, st);   (makes its own ports)
+ *   dispatcher *d = dispatcher_new(engine, &p, &core_clock, s, n, st);
+ *   per SM: a port each way, dispatcher_connect_sm(d, i, to, from) and
+ *           sm_connect_dispatch(s[i], to, from) (the chip builder's
+ *           gpu_link_dispatch does both)
  *   dispatcher_add_launch(d, &launch, &err) ...
  *   des_run(engine);  then dispatcher_unfinished(d) (0 = every CTA ran), sm_error(s[i]),
  *   sm_finalize_stats / dispatcher_finalize_stats, and the *_free calls. */
@@ -183,6 +186,10 @@ typedef struct dispatcher dispatcher;
 
 dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock *core, sm **sms,
                            unsigned nsms, stats *st);
+des_actor *dispatcher_actor(dispatcher *d);
+/* SM i's ports: CTA starts to it (cta_start_msg), CTA ends from it
+ * (cta_done_msg). */
+void dispatcher_connect_sm(dispatcher *d, unsigned i, des_port *to_sm, des_port *from_sm);
 /* Checks the launch (dimensions, parameters, SM range, `after`, and that one
  * CTA fits an empty SM) and queues it; returns its index, or -1 with err. */
 int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err);

@@ -43,16 +43,15 @@ typedef struct xbar xbar;
 
 /* Reads icnt.* parameters. */
 void xbar_params_from_config(xbar_params *p, const config *c);
-/* `name` is the block path for statistics ("icnt.req"). Input and output
- * ports are created by the caller with xbar_input_port / xbar_output_port
- * after the peers exist. */
+/* `name` is the block path for statistics ("icnt.req"). Its ports are
+ * created by the chip builder (src/gpu/gpu_ports.c) and connected here. */
 xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_clock *clk,
                stats *st);
 des_actor *xbar_actor(xbar *x);
-/* The port input i reads from (created here, capacity = input_buffer,
- * `latency` cycles from the sender) and the port output o writes to. */
-des_port *xbar_input_port(xbar *x, unsigned i, des_actor *sender, unsigned latency_cycles);
-des_port *xbar_output_port(xbar *x, unsigned o, des_actor *receiver);
+/* The port input i reads from (its capacity is the input buffer) and the
+ * port output o writes to (its latency is the traversal, icnt.latency). */
+void xbar_connect_input(xbar *x, unsigned i, des_port *p);
+void xbar_connect_output(xbar *x, unsigned o, des_port *p);
 /* After the run: derived statistics (utilisation over `end` ticks). */
 void xbar_finish(xbar *x, des_time end);
 /* Flits a packet occupies on the wire. */

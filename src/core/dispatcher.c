@@ -164,17 +164,15 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
     d->to_sm = g_new0(des_port *, nsms);
     d->from_sm = g_new0(des_port *, nsms);
     d->actor = des_actor_new(e, "dispatcher", dispatcher_main, d);
-    for (unsigned i = 0; i < nsms; i++) {
-        char name[64];
-        g_snprintf(name, sizeof name, "dispatcher->sm%u", i);
-        d->to_sm[i] = des_port_new(e, name, sizeof(cta_start_msg), p->max_ctas + 1,
-                                   des_cycles(core, p->cta_launch_latency), d->actor, sm_actor(sms[i]));
-        g_snprintf(name, sizeof name, "sm%u->dispatcher", i);
-        d->from_sm[i] = des_port_new(e, name, sizeof(cta_done_msg), 2 * p->max_ctas + 2,
-                                     des_cycles(core, 1), sm_actor(sms[i]), d->actor);
-        sm_connect_dispatch(sms[i], d->to_sm[i], d->from_sm[i]);
-    }
     return d;
+}
+
+des_actor *dispatcher_actor(dispatcher *d) { return d->actor; }
+
+void dispatcher_connect_sm(dispatcher *d, unsigned i, des_port *to_sm, des_port *from_sm)
+{
+    d->to_sm[i] = to_sm;
+    d->from_sm[i] = from_sm;
 }
 
 #define MAX_CTAS_PER_LAUNCH (UINT64_C(1) << 24)

@@ -7,6 +7,7 @@
 
 #include "config/config_lib.h"
 #include "gpu/gpu_internal.h"
+#include "gpu/gpu_ports.h"
 #include "simtgrid/json.h"
 #include "simtgrid/memport.h"
 
@@ -235,6 +236,8 @@ gpu *gpu_build(const config *c, const workload *w, stats *st, GError **err)
     if (!ok)
         goto fail;
     g->disp = dispatcher_new(g->engine, &g->cp, &g->clk[CLK_CORE], g->sms, g->nsms, st);
+    for (unsigned i = 0; i < g->nsms; i++)
+        gpu_link_dispatch(g->disp, g->sms[i], i, &g->cp, &g->clk[CLK_CORE]);
     if (!add_launches(g, err) || !check_dumps(g, err))
         goto fail;
     int64_t max_cycles = cfg_int(c, "sim.max_cycles");

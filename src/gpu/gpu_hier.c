@@ -9,7 +9,9 @@
  * DRAM cycles each way (1 by default). */
 #include <string.h>
 
+#include "config/config_lib.h"
 #include "gpu/gpu_internal.h"
+#include "gpu/gpu_ports.h"
 #include "mem/cache.h"
 #include "mem/coalesce.h"
 #include "mem/dram_block.h"
@@ -25,6 +27,7 @@ struct gpu_hier {
     cache_params l1p, l2p;
     coalesce_params cop;
     xbar_params xp;
+    xbar_params rq, rp;       /* the request and reply crossbars' (their port counts) */
     unsigned parts, slices;   /* partitions, slices per partition */
     ldst **units;
     mem_feedback *fb;         /* per SM: its LD/ST unit's state for its schedulers (OAWS) */
@@ -32,7 +35,7 @@ struct gpu_hier {
     dram_block **dram;
     xbar *req, *rep;
     noc_cluster **clusters;   /* NULL with one SM per crossbar port */
-    unsigned nsms, nclusters;
+    unsigned nsms, nclusters, per_cluster;
 };
 
 /* Crossbar output (slice) of an address: its partition from the DRAM
@@ -45,72 +48,75 @@ static unsigned route(const void *ctx, uint64_t addr)
     return part * h->slices + slice;
 }
 
-gpu_hier *gpu_hier_build(gpu *g, GError **err)
+/* The parameters of every memory-side block, checked together. */
+static bool read_params(gpu_hier *h, gpu *g, GError **err)
 {
-    gpu_hier *h = g_new0(gpu_hier, 1);
-    h->nsms = g->nsms;
     char why[256];
     if (!dram_params_from_config(&h->dp, g->cfg, err) ||
         !cache_params_from_config(&h->l1p, g->cfg, "l1d", err) ||
         !cache_params_from_config(&h->l2p, g->cfg, "l2", err) ||
         !coalesce_params_from_config(&h->cop, g->cfg, err))
-        goto fail;
-    if (!addrmap_init(&h->map, &h->dp, why, sizeof why)) {
-        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "%s: %s", cfg_origin(g->cfg, "dram.addr_map"), why);
-        goto fail;
-    }
+        return false;
+    if (!addrmap_init(&h->map, &h->dp, why, sizeof why))
+        return input_error(err, "%s: %s", cfg_origin(g->cfg, "dram.addr_map"), why);
     h->parts = h->dp.channels;
     h->slices = (unsigned)cfg_int(g->cfg, "l2.slices_per_partition");
-    unsigned nslices = h->parts * h->slices;
-    if (g->nsms > 65535 || nslices > 65535) {
-        g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "gpu.sms / dram.channels: at most 65535 each");
-        goto fail;
-    }
+    if (g->nsms > 65535 || h->parts * h->slices > 65535)
+        return input_error(err, "gpu.sms / dram.channels: at most 65535 each");
     xbar_params_from_config(&h->xp, g->cfg);
-    des_engine *e = g->engine;
-    const des_clock *core = &g->clk[CLK_CORE], *icnt = &g->clk[CLK_ICNT], *l2c = &g->clk[CLK_L2],
-                    *dram = &g->clk[CLK_DRAM];
+    return true;
+}
 
-    /* Clusters: k SMs share a port of each crossbar through a cluster
-     * actor; replies are routed to SM / k. */
-    unsigned k = (unsigned)cfg_int(g->cfg, "gpu.sms_per_cluster");
+/* The two crossbars and, with gpu.sms_per_cluster = k > 1, the clusters:
+ * k SMs share a port of each crossbar through a cluster actor; replies are
+ * routed to SM / k. */
+static void build_network(gpu_hier *h, gpu *g)
+{
+    const des_clock *icnt = &g->clk[CLK_ICNT];
+    unsigned k = h->per_cluster;
     h->nclusters = k > 1 ? (g->nsms + k - 1) / k : g->nsms;
-    xbar_params rq = h->xp, rp = h->xp;
-    rq.inputs = h->nclusters;
-    rq.outputs = nslices;
-    rp.inputs = nslices;
-    rp.outputs = h->nclusters;
-    rp.dst_group = k;
-    h->req = xbar_new(e, "icnt.req", &rq, icnt, g->st);
-    h->rep = xbar_new(e, "icnt.reply", &rp, icnt, g->st);
-    if (k > 1) {
-        h->clusters = g_new0(noc_cluster *, h->nclusters);
-        for (unsigned c = 0; c < h->nclusters; c++) {
-            char name[32];
-            snprintf(name, sizeof name, "cluster%u", c);
-            unsigned first = c * k, n = MIN(k, g->nsms - first);
-            noc_cluster *cl = noc_cluster_new(e, name, first, n, icnt, g->st);
-            h->clusters[c] = cl;
-            noc_cluster_connect(cl, xbar_input_port(h->req, c, noc_cluster_actor(cl), 1),
-                                xbar_output_port(h->rep, c, noc_cluster_actor(cl)));
-        }
+    h->rq = h->xp;
+    h->rp = h->xp;
+    h->rq.inputs = h->nclusters;
+    h->rq.outputs = h->parts * h->slices;
+    h->rp.inputs = h->parts * h->slices;
+    h->rp.outputs = h->nclusters;
+    h->rp.dst_group = k;
+    h->req = xbar_new(g->engine, "icnt.req", &h->rq, icnt, g->st);
+    h->rep = xbar_new(g->engine, "icnt.reply", &h->rp, icnt, g->st);
+    if (k <= 1)
+        return;
+    h->clusters = g_new0(noc_cluster *, h->nclusters);
+    for (unsigned c = 0; c < h->nclusters; c++) {
+        char name[32];
+        snprintf(name, sizeof name, "cluster%u", c);
+        unsigned first = c * k, n = MIN(k, g->nsms - first);
+        noc_cluster *cl = noc_cluster_new(g->engine, name, first, n, icnt, g->st);
+        h->clusters[c] = cl;
+        noc_cluster_connect(cl, gpu_link_xbar_in(h->req, c, noc_cluster_actor(cl), &h->rq, icnt),
+                            gpu_link_xbar_out(h->rep, c, noc_cluster_actor(cl), &h->rp, icnt));
     }
+}
 
+/* Per SM: its LD/ST unit with coalescer and L1D, the SM <-> LD/ST ports
+ * (1 core cycle each way), the unit's crossbar (or cluster) ports, and the
+ * feedback a memory-aware scheduler reads. */
+static void build_units(gpu_hier *h, gpu *g)
+{
+    const des_clock *core = &g->clk[CLK_CORE], *icnt = &g->clk[CLK_ICNT];
     h->units = g_new0(ldst *, g->nsms);
     h->fb = g_new0(mem_feedback, g->nsms);
     for (unsigned i = 0; i < g->nsms; i++) {
         char name[32];
         snprintf(name, sizeof name, "sm%u", i);
         unsigned pend = sm_max_outstanding(g->sms[i]);
-        ldst *u = ldst_new(e, name, i, &h->l1p, &h->cop, pend, route, h, core, g->st);
+        ldst *u = ldst_new(g->engine, name, i, &h->l1p, &h->cop, pend, route, h, core, g->st);
         h->units[i] = u;
         ldst_set_atomic_rate(u, cfg_float(g->cfg, "l1d.atomic_lanes_per_cycle"));
         snprintf(name, sizeof name, "sm%u.memreq", i);
-        des_port *q = des_port_new(e, name, sizeof(warp_mem_req), 2, des_cycles(core, 1), sm_actor(g->sms[i]),
-                                   ldst_actor(u));
+        des_port *q = gpu_port(name, sizeof(warp_mem_req), 2, core, 1, sm_actor(g->sms[i]), ldst_actor(u));
         snprintf(name, sizeof name, "sm%u.memresp", i);
-        des_port *r = des_port_new(e, name, sizeof(warp_mem_resp), pend, des_cycles(core, 1), ldst_actor(u),
-                                   sm_actor(g->sms[i]));
+        des_port *r = gpu_port(name, sizeof(warp_mem_resp), pend, core, 1, ldst_actor(u), sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
         if (sm_wants_feedback(g->sms[i])) {
@@ -121,41 +127,59 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
             sm_send_priority(g->sms[i]);
         ldst_connect_sm(u, q, r);
         if (h->clusters) {
-            noc_cluster *cl = h->clusters[i / k];
-            ldst_connect_mem(u, noc_cluster_sm_input(cl, i % k, ldst_actor(u), h->xp.input_buffer),
-                             noc_cluster_sm_output(cl, i % k, ldst_actor(u), h->xp.output_buffer));
+            des_port *in, *out;
+            gpu_link_cluster_sm(h->clusters[i / h->per_cluster], i % h->per_cluster, ldst_actor(u),
+                                h->xp.input_buffer, h->xp.output_buffer, icnt, &in, &out);
+            ldst_connect_mem(u, in, out);
         } else {
-            ldst_connect_mem(u, xbar_input_port(h->req, i, ldst_actor(u), 1),
-                             xbar_output_port(h->rep, i, ldst_actor(u)));
+            ldst_connect_mem(u, gpu_link_xbar_in(h->req, i, ldst_actor(u), &h->rq, icnt),
+                             gpu_link_xbar_out(h->rep, i, ldst_actor(u), &h->rp, icnt));
         }
     }
+}
 
+/* Per memory partition: its DRAM channel and its L2 slices, each slice on
+ * both crossbars and on a link of dram.link_latency DRAM cycles. */
+static void build_partitions(gpu_hier *h, gpu *g)
+{
+    const des_clock *icnt = &g->clk[CLK_ICNT], *l2c = &g->clk[CLK_L2], *dram = &g->clk[CLK_DRAM];
     unsigned atomic_lat = (unsigned)cfg_int(g->cfg, "l2.atomic_latency");
     unsigned link = (unsigned)cfg_int(g->cfg, "dram.link_latency");
-    h->l2 = g_new0(l2slice *, nslices);
+    h->l2 = g_new0(l2slice *, h->parts * h->slices);
     h->dram = g_new0(dram_block *, h->parts);
     for (unsigned p = 0; p < h->parts; p++) {
         char name[32];
         snprintf(name, sizeof name, "dram%u", p);
-        h->dram[p] = dram_block_new(e, name, &h->dp, &h->map, p, h->slices, dram, g->st);
+        h->dram[p] = dram_block_new(g->engine, name, &h->dp, &h->map, p, h->slices, dram, g->st);
         for (unsigned s = 0; s < h->slices; s++) {
             unsigned sl = p * h->slices + s;
             snprintf(name, sizeof name, "l2s%u", sl);
-            l2slice *l = l2slice_new(e, name, sl, &h->l2p, atomic_lat, l2c, g->st);
+            l2slice *l = l2slice_new(g->engine, name, sl, &h->l2p, atomic_lat, l2c, g->st);
             l2slice_set_atomic_unit(l, cfg_float(g->cfg, "l2.atomic_ops_per_cycle"),
                                     cfg_float(g->cfg, "l2.atomic_same_address_cycles"));
             h->l2[sl] = l;
-            l2slice_connect_xbar(l, xbar_output_port(h->req, sl, l2slice_actor(l)),
-                                 xbar_input_port(h->rep, sl, l2slice_actor(l), 1));
-            des_port *down = dram_block_input(h->dram[p], s, l2slice_actor(l), link);
-            des_port *up = dram_block_output(h->dram[p], s, l2slice_actor(l), link);
+            l2slice_connect_xbar(l, gpu_link_xbar_out(h->req, sl, l2slice_actor(l), &h->rq, icnt),
+                                 gpu_link_xbar_in(h->rep, sl, l2slice_actor(l), &h->rp, icnt));
+            des_port *down, *up;
+            gpu_link_dram(h->dram[p], s, l2slice_actor(l), link, dram, &down, &up);
             l2slice_connect_dram(l, down, up);
         }
     }
+}
+
+gpu_hier *gpu_hier_build(gpu *g, GError **err)
+{
+    gpu_hier *h = g_new0(gpu_hier, 1);
+    h->nsms = g->nsms;
+    if (!read_params(h, g, err)) {
+        g_free(h);
+        return NULL;
+    }
+    h->per_cluster = (unsigned)cfg_int(g->cfg, "gpu.sms_per_cluster");
+    build_network(h, g);
+    build_units(h, g);
+    build_partitions(h, g);
     return h;
-fail:
-    g_free(h);
-    return NULL;
 }
 
 void gpu_hier_finish(gpu_hier *h, des_time end)

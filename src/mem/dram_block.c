@@ -53,24 +53,10 @@ dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p
 
 des_actor *dram_block_actor(dram_block *d) { return d->actor; }
 
-des_port *dram_block_input(dram_block *d, unsigned i, des_actor *sender, unsigned latency)
+void dram_block_connect(dram_block *d, unsigned i, des_port *in, des_port *out)
 {
-    char name[96];
-    snprintf(name, sizeof name, "%s.in%u", d->name, i);
-    /* A link of `latency` cycles moves one packet per cycle: it holds up to
-     * `latency` in flight besides the controller's own buffering. */
-    d->in[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 3 + latency, des_cycles(d->clk, latency), sender,
-                            d->actor);
-    return d->in[i];
-}
-
-des_port *dram_block_output(dram_block *d, unsigned i, des_actor *receiver, unsigned latency)
-{
-    char name[96];
-    snprintf(name, sizeof name, "%s.out%u", d->name, i);
-    d->out[i] = des_port_new(d->engine, name, sizeof(mem_pkt), 15 + latency, des_cycles(d->clk, latency),
-                             d->actor, receiver);
-    return d->out[i];
+    d->in[i] = in;
+    d->out[i] = out;
 }
 
 void dram_block_finish(dram_block *d, des_time end)

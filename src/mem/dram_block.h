@@ -19,10 +19,9 @@ typedef struct dram_block dram_block;
 dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p, const addrmap *map,
                            unsigned channel, unsigned ports, const des_clock *dram_clk, stats *st);
 des_actor *dram_block_actor(dram_block *d);
-/* Port i: requests from `sender` (latency in DRAM cycles, >= 1), replies to
- * `receiver` (latency in DRAM cycles, >= 1). */
-des_port *dram_block_input(dram_block *d, unsigned i, des_actor *sender, unsigned latency);
-des_port *dram_block_output(dram_block *d, unsigned i, des_actor *receiver, unsigned latency);
+/* Slice i's ports: requests in, replies out (made by the chip builder,
+ * src/gpu/gpu_ports.c). */
+void dram_block_connect(dram_block *d, unsigned i, des_port *in, des_port *out);
 void dram_block_finish(dram_block *d, des_time end);
 void dram_block_free(dram_block *d);
 

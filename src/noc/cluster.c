@@ -41,22 +41,10 @@ noc_cluster *noc_cluster_new(des_engine *e, const char *name, unsigned first_sm,
 
 des_actor *noc_cluster_actor(noc_cluster *c) { return c->actor; }
 
-des_port *noc_cluster_sm_input(noc_cluster *c, unsigned i, des_actor *sender, unsigned capacity)
+void noc_cluster_connect_sm(noc_cluster *c, unsigned i, des_port *in, des_port *out)
 {
-    char name[96];
-    snprintf(name, sizeof name, "%s.in%u", c->name, i);
-    c->in[i] = des_port_new(c->engine, name, sizeof(mem_pkt), capacity, des_cycles(c->clk, 1), sender,
-                            c->actor);
-    return c->in[i];
-}
-
-des_port *noc_cluster_sm_output(noc_cluster *c, unsigned i, des_actor *receiver, unsigned capacity)
-{
-    char name[96];
-    snprintf(name, sizeof name, "%s.out%u", c->name, i);
-    c->out[i] = des_port_new(c->engine, name, sizeof(mem_pkt), capacity, des_cycles(c->clk, 1), c->actor,
-                             receiver);
-    return c->out[i];
+    c->in[i] = in;
+    c->out[i] = out;
 }
 
 void noc_cluster_connect(noc_cluster *c, des_port *to_xbar, des_port *from_xbar)

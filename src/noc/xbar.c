@@ -67,25 +67,9 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
 
 des_actor *xbar_actor(xbar *x) { return x->actor; }
 
-des_port *xbar_input_port(xbar *x, unsigned i, des_actor *sender, unsigned latency_cycles)
-{
-    char name[96];
-    snprintf(name, sizeof name, "%s.in%u", x->name, i);
-    x->in[i].port = des_port_new(x->engine, name, sizeof(mem_pkt), x->p.input_buffer,
-                                 des_cycles(x->clk, latency_cycles ? latency_cycles : 1), sender,
-                                 x->actor);
-    return x->in[i].port;
-}
+void xbar_connect_input(xbar *x, unsigned i, des_port *p) { x->in[i].port = p; }
 
-des_port *xbar_output_port(xbar *x, unsigned o, des_actor *receiver)
-{
-    char name[96];
-    snprintf(name, sizeof name, "%s.out%u", x->name, o);
-    x->out[o].port = des_port_new(x->engine, name, sizeof(mem_pkt), x->p.output_buffer,
-                                  des_cycles(x->clk, x->p.latency ? x->p.latency : 1), x->actor,
-                                  receiver);
-    return x->out[o].port;
-}
+void xbar_connect_output(xbar *x, unsigned o, des_port *p) { x->out[o].port = p; }
 
 void xbar_finish(xbar *x, des_time end)
 {

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "gpu/gpu_ports.h"
 #include "simtgrid/memport.h"
 
 static void record_issue(void *ctx, unsigned smi, uint64_t cycle, unsigned sched, unsigned warp,
@@ -104,6 +105,8 @@ static harness *harness_build(harness *h, char **msg)
         sm_connect_mem(h->sms[i], req, resp);
     }
     h->d = dispatcher_new(h->e, &h->p, &h->clk[0], h->sms, h->nsms, h->st);
+    for (unsigned i = 0; i < h->nsms; i++)
+        gpu_link_dispatch(h->d, h->sms[i], i, &h->p, &h->clk[0]);
     return h;
 }
 

@@ -7,6 +7,7 @@
  * may start at t0 + C - H + d. */
 #include <criterion/criterion.h>
 
+#include "gpu/gpu_ports.h"
 #include "mem/dram_block.h"
 #include "simtgrid/memport.h"
 
@@ -54,8 +55,11 @@ Test(dram_block, conflict_then_pipelined_row_hit)
     des_actor *src = des_actor_new(e, "l2", idle_main, NULL);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
     dram_block *d = dram_block_new(e, "dram0", &p, &map, 0, 1, &clk[0], NULL);
-    des_port *in = dram_block_input(d, 0, src, 1);
-    k.in = dram_block_output(d, 0, ka, 1);
+    /* The slice's side is two actors here: requests from src, replies to
+     * the sink. */
+    des_port *in = gpu_port("dram0.in0", sizeof(mem_pkt), 4, &clk[0], 1, src, dram_block_actor(d));
+    k.in = gpu_port("dram0.out0", sizeof(mem_pkt), 16, &clk[0], 1, dram_block_actor(d), ka);
+    dram_block_connect(d, 0, in, k.in);
     /* Two 32 B reads of one row sent at 0, a write between them: all arrive
      * at 1. Read A: closed bank, starts 1, done max(1 + 300, 0 + 1) = 301,
      * reply delivered 302. Write W (same row): a hit, starts 1 + 200 + 1 =

@@ -23,6 +23,7 @@
  *     reply crossbar T+312..T+317, LD/ST at T+321, SM at T+322. */
 #include <criterion/criterion.h>
 
+#include "gpu/gpu_ports.h"
 #include "mem/dram_block.h"
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
@@ -109,18 +110,22 @@ static des_engine *build(script **out)
                       .latency = 4, .input_buffer = 8, .output_buffer = 8, .arbiter = XBAR_RR,
                       .iterations = 1, .seed = 1};
     static script s;
-    des_actor *sm = des_actor_new(e, "sm0", sm_main, &s);
+    des_actor *sma = des_actor_new(e, "sm0", sm_main, &s);
     ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], st);
     xbar *rq = xbar_new(e, "req", &xp, &clk[0], NULL);
     xbar *rp = xbar_new(e, "rep", &xp, &clk[0], NULL);
     l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
     dram_block *d = dram_block_new(e, "dram0", &dp, &map, 0, 1, &clk[0], NULL);
-    s.req = des_port_new(e, "q", sizeof(warp_mem_req), 2, 1, sm, ldst_actor(u));
-    s.resp = des_port_new(e, "r", sizeof(warp_mem_resp), 8, 1, ldst_actor(u), sm);
+    s.req = des_port_new(e, "q", sizeof(warp_mem_req), 2, 1, sma, ldst_actor(u));
+    s.resp = des_port_new(e, "r", sizeof(warp_mem_resp), 8, 1, ldst_actor(u), sma);
     ldst_connect_sm(u, s.req, s.resp);
-    ldst_connect_mem(u, xbar_input_port(rq, 0, ldst_actor(u), 1), xbar_output_port(rp, 0, ldst_actor(u)));
-    l2slice_connect_xbar(l, xbar_output_port(rq, 0, l2slice_actor(l)), xbar_input_port(rp, 0, l2slice_actor(l), 1));
-    l2slice_connect_dram(l, dram_block_input(d, 0, l2slice_actor(l), 1), dram_block_output(d, 0, l2slice_actor(l), 1));
+    ldst_connect_mem(u, gpu_link_xbar_in(rq, 0, ldst_actor(u), &xp, &clk[0]),
+                     gpu_link_xbar_out(rp, 0, ldst_actor(u), &xp, &clk[0]));
+    l2slice_connect_xbar(l, gpu_link_xbar_out(rq, 0, l2slice_actor(l), &xp, &clk[0]),
+                         gpu_link_xbar_in(rp, 0, l2slice_actor(l), &xp, &clk[0]));
+    des_port *down, *up;
+    gpu_link_dram(d, 0, l2slice_actor(l), 1, &clk[0], &down, &up);
+    l2slice_connect_dram(l, down, up);
     *out = &s;
     return e;
 }

@@ -12,6 +12,7 @@
  *   with every instruction answered and every packet accounted for. */
 #include <criterion/criterion.h>
 
+#include "gpu/gpu_ports.h"
 #include "mem/dram_block.h"
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
@@ -159,8 +160,8 @@ static void rig_build(rig *r, unsigned per_sm, bool random, unsigned max_pending
         s->req = des_port_new(r->e, "q", sizeof(warp_mem_req), 2, 1, a, ldst_actor(u));
         s->resp = des_port_new(r->e, "r", sizeof(warp_mem_resp), max_pending, 1, ldst_actor(u), a);
         ldst_connect_sm(u, s->req, s->resp);
-        ldst_connect_mem(u, xbar_input_port(r->rq, i, ldst_actor(u), 1),
-                         xbar_output_port(r->rp, i, ldst_actor(u)));
+        ldst_connect_mem(u, gpu_link_xbar_in(r->rq, i, ldst_actor(u), &r->xp, &clk[0]),
+                         gpu_link_xbar_out(r->rp, i, ldst_actor(u), &r->xp, &clk[0]));
     }
     for (unsigned k = 0; k < r->parts; k++) {
         char name[32];
@@ -169,10 +170,11 @@ static void rig_build(rig *r, unsigned per_sm, bool random, unsigned max_pending
         snprintf(name, sizeof name, "l2s%u", k);
         l2slice *l = l2slice_new(r->e, name, k, &r->l2, 4, &clk[0], r->st);
         r->slice[k] = l;
-        l2slice_connect_xbar(l, xbar_output_port(r->rq, k, l2slice_actor(l)),
-                             xbar_input_port(r->rp, k, l2slice_actor(l), 1));
-        l2slice_connect_dram(l, dram_block_input(r->d[k], 0, l2slice_actor(l), 1),
-                             dram_block_output(r->d[k], 0, l2slice_actor(l), 1));
+        l2slice_connect_xbar(l, gpu_link_xbar_out(r->rq, k, l2slice_actor(l), &r->xp, &clk[0]),
+                             gpu_link_xbar_in(r->rp, k, l2slice_actor(l), &r->xp, &clk[0]));
+        des_port *down, *up;
+        gpu_link_dram(r->d[k], 0, l2slice_actor(l), 1, &clk[0], &down, &up);
+        l2slice_connect_dram(l, down, up);
     }
 }
 

@@ -3,6 +3,7 @@
  * Clock 1000 MHz: 1 cycle = 1 tick. Every port has latency 1. */
 #include <criterion/criterion.h>
 
+#include "gpu/gpu_ports.h"
 #include "simtgrid/cluster.h"
 
 static des_clock clk[1] = {{"icnt", 1000000, 0}};
@@ -64,15 +65,14 @@ Test(cluster, round_robin_up_and_replies_to_their_sm)
     des_engine *e = des_engine_new(clk, 1, false, &err);
     cr_assert_not_null(e);
     /* SMs 4 and 5 form a cluster (first SM 4); each sends 3 requests at 0. */
-    static end sm[2], x;
+    static end smv[2], x;
     noc_cluster *c = noc_cluster_new(e, "cluster2", 4, 2, &clk[0], NULL);
     x = (end){0};
     des_actor *xa = des_actor_new(e, "xbar", xbar_main, &x);
     for (unsigned i = 0; i < 2; i++) {
-        sm[i] = (end){.n = 3, .src = (uint16_t)(4 + i)};
-        des_actor *a = des_actor_new(e, i ? "sm5" : "sm4", sm_main, &sm[i]);
-        sm[i].out = noc_cluster_sm_input(c, i, a, 8);
-        sm[i].in = noc_cluster_sm_output(c, i, a, 8);
+        smv[i] = (end){.n = 3, .src = (uint16_t)(4 + i)};
+        des_actor *a = des_actor_new(e, i ? "sm5" : "sm4", sm_main, &smv[i]);
+        gpu_link_cluster_sm(c, i, a, 8, 8, &clk[0], &smv[i].out, &smv[i].in);
     }
     x.in = des_port_new(e, "up", sizeof(mem_pkt), 16, 1, noc_cluster_actor(c), xa);
     x.out = des_port_new(e, "down", sizeof(mem_pkt), 16, 1, xa, noc_cluster_actor(c));
@@ -88,13 +88,13 @@ Test(cluster, round_robin_up_and_replies_to_their_sm)
     }
     /* Replies leave the crossbar side at 2..7, reach the cluster at 3..8,
      * leave it the same cycle (one per cycle) and reach their SM at 4..9. */
-    cr_assert_eq(sm[0].got, 3);
-    cr_assert_eq(sm[1].got, 3);
+    cr_assert_eq(smv[0].got, 3);
+    cr_assert_eq(smv[1].got, 3);
     for (unsigned k = 0; k < 3; k++) {
-        cr_expect_eq(sm[0].got_id[k], 400 + k);
-        cr_expect_eq(sm[0].got_at[k], 4 + 2 * k);
-        cr_expect_eq(sm[1].got_id[k], 500 + k);
-        cr_expect_eq(sm[1].got_at[k], 5 + 2 * k);
+        cr_expect_eq(smv[0].got_id[k], 400 + k);
+        cr_expect_eq(smv[0].got_at[k], 4 + 2 * k);
+        cr_expect_eq(smv[1].got_id[k], 500 + k);
+        cr_expect_eq(smv[1].got_at[k], 5 + 2 * k);
     }
     noc_cluster_free(c);
     des_engine_free(e);
@@ -115,21 +115,20 @@ Test(cluster, a_full_crossbar_input_holds_requests_back)
      * nothing is lost or duplicated. */
     char *err = NULL;
     des_engine *e = des_engine_new(clk, 1, false, &err);
-    static end sm[2];
+    static end smv[2];
     noc_cluster *c = noc_cluster_new(e, "cluster0", 0, 2, &clk[0], NULL);
     des_actor *sink = des_actor_new(e, "sink", idle_main, NULL);
     for (unsigned i = 0; i < 2; i++) {
-        sm[i] = (end){.n = 2, .src = (uint16_t)i};
-        des_actor *a = des_actor_new(e, i ? "sm1" : "sm0", sm_main, &sm[i]);
-        sm[i].out = noc_cluster_sm_input(c, i, a, 8);
-        sm[i].in = noc_cluster_sm_output(c, i, a, 8);
+        smv[i] = (end){.n = 2, .src = (uint16_t)i};
+        des_actor *a = des_actor_new(e, i ? "sm1" : "sm0", sm_main, &smv[i]);
+        gpu_link_cluster_sm(c, i, a, 8, 8, &clk[0], &smv[i].out, &smv[i].in);
     }
     des_port *up = des_port_new(e, "up", sizeof(mem_pkt), 1, 1, noc_cluster_actor(c), sink);
     des_port *down = des_port_new(e, "down", sizeof(mem_pkt), 1, 1, sink, noc_cluster_actor(c));
     noc_cluster_connect(c, up, down);
     des_run(e);
     cr_expect_eq(des_port_count(up), 1);
-    cr_expect_eq(des_port_count(sm[0].out) + des_port_count(sm[1].out), 3);
+    cr_expect_eq(des_port_count(smv[0].out) + des_port_count(smv[1].out), 3);
     cr_expect_eq(((mem_pkt *)des_port_peek(up, DES_NEVER - 1))->id, 0);
     noc_cluster_free(c);
     des_engine_free(e);

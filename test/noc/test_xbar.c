@@ -4,6 +4,7 @@
  * transfer ceil(F / flits_per_cycle) cycles, then `latency` cycles. */
 #include <criterion/criterion.h>
 
+#include "gpu/gpu_ports.h"
 #include "simtgrid/xbar.h"
 
 static des_clock clk[1] = {{"icnt", 1000000, 0}};
@@ -94,8 +95,8 @@ Test(xbar, zero_load_latency)
     static sink k;
     des_actor *sa = des_actor_new(e, "src", src_main, &s);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    s.out = xbar_input_port(x, 0, sa, 1);
-    k.in = xbar_output_port(x, 0, ka);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
     des_run(e);
     cr_assert_eq(k.n, 1);
     cr_assert_eq(k.at[0], 6);
@@ -114,8 +115,8 @@ Test(xbar, serialization_of_a_data_packet)
     static sink k;
     des_actor *sa = des_actor_new(e, "src", src_main, &s);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    s.out = xbar_input_port(x, 0, sa, 1);
-    k.in = xbar_output_port(x, 0, ka);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
     /* Send both at time 0 before the run: the ports accept sends then. */
     mem_pkt a = {.id = 1, .dst = 0, .bytes = 0}, b = {.id = 2, .dst = 0, .bytes = 128};
     cr_assert(des_port_try_send(s.out, &a, 0));
@@ -139,9 +140,9 @@ Test(xbar, round_robin_serves_contending_inputs_in_turn)
     des_actor *a1 = des_actor_new(e, "s1", src_main, &s1);
     des_actor *a0 = des_actor_new(e, "s0", src_main, &s0);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    s0.out = xbar_input_port(x, 0, a0, 1);
-    s1.out = xbar_input_port(x, 1, a1, 1);
-    k.in = xbar_output_port(x, 0, ka);
+    s0.out = gpu_link_xbar_in(x, 0, a0, &p, &clk[0]);
+    s1.out = gpu_link_xbar_in(x, 1, a1, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
     des_run(e);
     cr_assert_eq(k.n, 2);
     cr_assert_eq(k.id[0], 10);
@@ -168,9 +169,9 @@ Test(xbar, islip_matches_both_outputs_in_one_cycle)
     des_actor *a1 = des_actor_new(e, "s1", src_main, &s1);
     des_actor *b0 = des_actor_new(e, "k0", sink_main, &k0);
     des_actor *b1 = des_actor_new(e, "k1", sink_main, &k1);
-    des_port *i0 = xbar_input_port(x, 0, a0, 1), *i1 = xbar_input_port(x, 1, a1, 1);
-    k0.in = xbar_output_port(x, 0, b0);
-    k1.in = xbar_output_port(x, 1, b1);
+    des_port *i0 = gpu_link_xbar_in(x, 0, a0, &p, &clk[0]), *i1 = gpu_link_xbar_in(x, 1, a1, &p, &clk[0]);
+    k0.in = gpu_link_xbar_out(x, 0, b0, &p, &clk[0]);
+    k1.in = gpu_link_xbar_out(x, 1, b1, &p, &clk[0]);
     mem_pkt m;
     m = (mem_pkt){.id = 10, .dst = 0}; des_port_try_send(i0, &m, 0);
     m = (mem_pkt){.id = 11, .dst = 1}; des_port_try_send(i0, &m, 0);
@@ -202,9 +203,9 @@ Test(xbar, saturated_output_moves_one_flit_per_cycle)
     for (unsigned i = 0; i < 4; i++) {
         s[i] = (src){.n = 40, .bytes = 120, .id0 = (uint16_t)(1000 * i)};
         des_actor *a = des_actor_new(e, "src", src_main, &s[i]);
-        s[i].out = xbar_input_port(x, i, a, 1);
+        s[i].out = gpu_link_xbar_in(x, i, a, &p, &clk[0]);
     }
-    k.in = xbar_output_port(x, 0, ka);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
     des_run(e);
     cr_assert_eq(k.n, 160);
     cr_assert_eq(k.at[0], 9);
@@ -225,8 +226,8 @@ Test(xbar, back_pressure_loses_nothing)
     static sink k = {.start = 500};
     des_actor *sa = des_actor_new(e, "src", src_main, &s);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    s.out = xbar_input_port(x, 0, sa, 1);
-    k.in = xbar_output_port(x, 0, ka);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
     des_run(e);
     cr_assert_eq(s.sent, 100);
     cr_assert_eq(k.n, 100);
@@ -265,8 +266,8 @@ Test(xbar, queueing_counts_from_delivery_even_behind_a_full_buffer)
     static sink k = {.start = 100};
     des_actor *sa = des_actor_new(e, "src", src_main, &s);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    s.out = xbar_input_port(x, 0, sa, 1);
-    k.in = xbar_output_port(x, 0, ka);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
     des_time end = des_run(e);
     xbar_finish(x, end);
     cr_assert_eq(k.n, 4);
