@@ -120,5 +120,12 @@ char **kf_split_list(const char *text);
 
 /* Set *err to a SIMTGRID_ERROR_INPUT error (printf style). Returns false. */
 bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
+/* The user error about one key of an input file, in the one form every
+ * reader uses: "FILE:LINE: [GROUP] key 'KEY': MESSAGE" (no ":LINE" when
+ * line is 0, as for an origin that already is "file:line"; no "[GROUP] "
+ * when group is NULL). MESSAGE (printf style) says what was expected and
+ * what was given. Returns false. */
+bool key_error(GError **err, const char *file, int line, const char *group, const char *key,
+               const char *fmt, ...) G_GNUC_PRINTF(6, 7);
 
 #endif

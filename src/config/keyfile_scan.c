@@ -152,9 +152,9 @@ static bool fill_values(kf_doc *d, const char *text, size_t len, GError **err)
         if (!v || e) {
             g_free(v);
             char *raw = g_key_file_get_value(kf, en->group, en->key, NULL);
-            ok = input_error(err, "%s:%d: [%s] key '%s': expected a value whose escapes are \\s \\n \\t "
-                             "\\r or \\\\ (%s), got '%s'", d->path, en->line, en->group, en->key,
-                             e ? e->message : "unreadable", raw ? g_strstrip(raw) : "");
+            ok = key_error(err, d->path, en->line, en->group, en->key,
+                           "expected a value whose escapes are \\s \\n \\t \\r or \\\\ (%s), got '%s'",
+                           e ? e->message : "unreadable", raw ? g_strstrip(raw) : "");
             g_free(raw);
             break;
         }

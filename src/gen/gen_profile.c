@@ -57,8 +57,8 @@ static bool set_key(gen_profile *p, enum gen_key k, const char *text, int line, 
         param_value v;
         char *why = param_parse(&keys[k], text, &v, NULL);
         if (why) {
-            input_error(err, "%s:%d: [%.*s] key '%s': %s", p->path, line, (int)(dot - keys[k].name),
-                        keys[k].name, dot + 1, why);
+            g_autofree char *group = g_strndup(keys[k].name, (gsize)(dot - keys[k].name));
+            key_error(err, p->path, line, group, dot + 1, "%s", why);
             g_free(why);
             return false;
         }
@@ -98,13 +98,13 @@ static const char *nearest_key(const char *group, const char *key)
 }
 
 /* Error at the line of key `k`, or of `other` when k was left at its default. */
-static bool key_error(const gen_profile *p, enum gen_key k, enum gen_key other, GError **err,
-                      const char *what)
+static bool relation_error(const gen_profile *p, enum gen_key k, enum gen_key other, GError **err,
+                           const char *what)
 {
     enum gen_key at = p->line[k] || !p->line[other] ? k : other;
     const char *dot = strchr(keys[at].name, '.');
-    return input_error(err, "%s:%d: [%.*s] key '%s': %s", p->path, p->line[at],
-                       (int)(dot - keys[at].name), keys[at].name, dot + 1, what);
+    g_autofree char *group = g_strndup(keys[at].name, (gsize)(dot - keys[at].name));
+    return key_error(err, p->path, p->line[at], group, dot + 1, "%s", what);
 }
 
 /* Checks across keys: each names the key that must change. */
@@ -115,53 +115,53 @@ static bool check(gen_profile *p, GError **err)
     bool any_ops = p->v[K_OPS] > 0 || (p->v[K_BR_SHAPE] != BR_NONE &&
                                        (p->v[K_BR_THEN] > 0 || p->v[K_BR_ELSE] > 0));
     if (any_ops && wsum <= 0)
-        return key_error(p, K_W_INT, K_OPS, err,
+        return relation_error(p, K_W_INT, K_OPS, err,
                          "the mix is empty: expected compute.int, compute.fp or compute.sfu > 0");
     if (pat != PAT_NONE && p->v[K_MEM_LOADS] == 0)
-        return key_error(p, K_MEM_LOADS, K_MEM_PATTERN, err,
+        return relation_error(p, K_MEM_LOADS, K_MEM_PATTERN, err,
                          "expected at least 1 load for a memory pattern (or memory.pattern = none)");
     if ((pat == PAT_CSR || pat == PAT_TREE) && p->v[K_MEM_LOADS] != 1)
-        return key_error(p, K_MEM_LOADS, K_MEM_PATTERN, err,
+        return relation_error(p, K_MEM_LOADS, K_MEM_PATTERN, err,
                          "expected 1: csr and tree walk one vertex or key per iteration");
     if ((pat == PAT_CHASE || pat == PAT_CSR || pat == PAT_TREE) && width != 4)
-        return key_error(p, K_MEM_WIDTH, K_MEM_PATTERN, err,
+        return relation_error(p, K_MEM_WIDTH, K_MEM_PATTERN, err,
                          "expected 4: chase, csr and tree read u32 words");
     if (p->v[K_MEM_FOOTPRINT] % width)
-        return key_error(p, K_MEM_FOOTPRINT, K_MEM_WIDTH, err,
+        return relation_error(p, K_MEM_FOOTPRINT, K_MEM_WIDTH, err,
                          "expected a multiple of memory.width");
     uint64_t n = (uint64_t)p->v[K_MEM_FOOTPRINT] / (uint64_t)width;
     if ((pat == PAT_GATHER || pat == PAT_CHASE || pat == PAT_CSR) && n > UINT32_MAX)
-        return key_error(p, K_MEM_FOOTPRINT, K_MEM_PATTERN, err,
+        return relation_error(p, K_MEM_FOOTPRINT, K_MEM_PATTERN, err,
                          "expected at most 2^32 elements: indices are u32");
     if (pat == PAT_CSR && n * (uint64_t)p->v[K_MEM_DEGREE] > UINT32_MAX)
-        return key_error(p, K_MEM_DEGREE, K_MEM_FOOTPRINT, err,
+        return relation_error(p, K_MEM_DEGREE, K_MEM_FOOTPRINT, err,
                          "expected vertices * degree < 2^32 (vertices = footprint / 4)");
     if (pat == PAT_CSR && (uint64_t)p->v[K_MEM_WINDOW] > n)
-        return key_error(p, K_MEM_WINDOW, K_MEM_FOOTPRINT, err,
+        return relation_error(p, K_MEM_WINDOW, K_MEM_FOOTPRINT, err,
                          "expected at most the vertex count (footprint / 4)");
     if (pat == PAT_CHASE && (uint64_t)p->v[K_MEM_STRIDE] > n)
-        return key_error(p, K_MEM_STRIDE, K_MEM_FOOTPRINT, err,
+        return relation_error(p, K_MEM_STRIDE, K_MEM_FOOTPRINT, err,
                          "expected at most the element count (footprint / 4)");
     if (p->v[K_LOOP_BARRIER] && (p->v[K_LOOP_SHAPE] != LOOP_UNIFORM || pat == PAT_CSR))
-        return key_error(p, K_LOOP_BARRIER, K_LOOP_SHAPE, err,
+        return relation_error(p, K_LOOP_BARRIER, K_LOOP_SHAPE, err,
                          "a barrier needs every thread to run the same trips: expected loop.shape = "
                          "uniform and a pattern other than csr");
     if (p->v[K_SH_PATTERN] == SH_EXCHANGE && !p->v[K_LOOP_BARRIER])
-        return key_error(p, K_SH_PATTERN, K_LOOP_BARRIER, err,
+        return relation_error(p, K_SH_PATTERN, K_LOOP_BARRIER, err,
                          "exchange reads another thread's word: expected loop.barrier = true");
     if (p->v[K_BR_SHAPE] != BR_NONE && p->v[K_BR_COND] == COND_DATA && pat == PAT_NONE)
-        return key_error(p, K_BR_COND, K_MEM_PATTERN, err,
+        return relation_error(p, K_BR_COND, K_MEM_PATTERN, err,
                          "data needs a loaded value: expected a memory.pattern other than none");
     if (p->v[K_LOOP_SHAPE] == LOOP_LANE_SKEW &&
         p->v[K_LOOP_TRIPS] + 31 * p->v[K_LOOP_SKEW] > 1000000)
-        return key_error(p, K_LOOP_SKEW, K_LOOP_TRIPS, err,
+        return relation_error(p, K_LOOP_SKEW, K_LOOP_TRIPS, err,
                          "expected trips + 31*skew <= 1000000");
     if (p->name && *p->name) {
         bool ident = !g_ascii_isdigit(p->name[0]);
         for (const char *s = p->name; *s && ident; s++)
             ident = g_ascii_isalnum(*s) || *s == '_';
         if (!ident)
-            return key_error(p, K_NAME, K_NAME, err,
+            return relation_error(p, K_NAME, K_NAME, err,
                              "expected a kernel name of letters, digits and '_', not starting with a digit");
     }
     return true;
@@ -188,8 +188,8 @@ gen_profile *gen_profile_load(const char *path, GError **err)
         const kf_entry *e = &d->entries[i];
         int k = find_key(e->group, e->key);
         if (k < 0)
-            ok = input_error(err, "%s:%d: [%s] key '%s': unknown key (did you mean '%s'?)", path,
-                             e->line, e->group, e->key, nearest_key(e->group, e->key));
+            ok = key_error(err, path, e->line, e->group, e->key, "unknown key (did you mean '%s'?)",
+                           nearest_key(e->group, e->key));
         else
             ok = set_key(p, (enum gen_key)k, e->value, e->line, err);
     }

@@ -111,9 +111,11 @@ static bool add_launches(gpu *g, GError **err)
         gpu_kernel *k = kernel_for(g, l->kernel, err);
         if (!k)
             return false;
-        if (l->sm_last >= 0 && (unsigned)l->sm_last >= g->nsms)
-            return input_error(err, "%s: [launch.%s] key 'sms': SM %d does not exist (gpu.sms = %u)",
-                             l->origin, l->name, l->sm_last, g->nsms);
+        if (l->sm_last >= 0 && (unsigned)l->sm_last >= g->nsms) {
+            g_autofree char *group = g_strdup_printf("launch.%s", l->name);
+            return key_error(err, l->origin, 0, group, "sms", "SM %d does not exist (gpu.sms = %u)", l->sm_last,
+                             g->nsms);
+        }
         g->params[i] = g_new0(uint64_t, l->nargs + 1);
         for (unsigned a = 0; a < l->nargs; a++)
             g->params[i][a] = (uint64_t)l->args[a];
@@ -154,8 +156,8 @@ static bool check_dumps(gpu *g, GError **err)
     for (char *const *d = g->w.dump; d && *d; d++) {
         memimg_array_info info;
         if (!array_image(g, *d, &info))
-            return input_error(err, "%s: [output] key 'dump': no .data array '%s' in the launched kernels",
-                             g->w.dump_origin, *d);
+            return key_error(err, g->w.dump_origin, 0, "output", "dump",
+                             "no .data array '%s' in the launched kernels", *d);
     }
     return true;
 }
@@ -195,8 +197,8 @@ static bool connect_ideal(gpu *g, GError **err)
     g->ideal = ideal_mem_new(g->engine, "mem", &g->clk[CLK_CORE], lat,
                              cfg_float(g->cfg, "mem.ideal_lines_per_cycle"), g->st);
     if (!g->ideal)
-        return input_error(err, "%s: key 'mem.ideal_latency': expected at least 2 cycles",
-                         cfg_origin(g->cfg, "mem.ideal_latency"));
+        return key_error(err, cfg_origin(g->cfg, "mem.ideal_latency"), 0, NULL, "mem.ideal_latency",
+                         "expected at least 2 cycles");
     unsigned req, resp;
     ideal_mem_port_latency(lat, &req, &resp);
     for (unsigned i = 0; i < g->nsms; i++) {

@@ -36,9 +36,8 @@ static bool check_groups(const kf_doc *d, GError **err)
         for (unsigned k = 0; k < G_N_ELEMENTS(model_keys); k++)
             known |= !strcmp(e->key, model_keys[k]);
         if (!known)
-            return input_error(err, "%s:%d: [model] key '%s': unknown key (did you mean '%s'?)",
-                               d->path, e->line, e->key,
-                               nearest_of(e->key, model_keys, G_N_ELEMENTS(model_keys)));
+            return key_error(err, d->path, e->line, "model", e->key, "unknown key (did you mean '%s'?)",
+                             nearest_of(e->key, model_keys, G_N_ELEMENTS(model_keys)));
     }
     return true;
 }

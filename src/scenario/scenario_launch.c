@@ -181,9 +181,9 @@ static bool parse_one(launch *l, const kf_doc *d, const kf_group *g, GError **er
     for (unsigned k = 1; list && k < G_N_ELEMENTS(required); k++) {
         const kf_entry *e = kf_find(d, g->name, required[k]);
         if (e)
-            return input_error(err, "%s:%d: [%s] key '%s': a kernelslist.g launch takes each kernel's grid and "
-                               "block from its trace's header: leave '%s' out", d->path, e->line, g->name,
-                               required[k], required[k]);
+            return key_error(err, d->path, e->line, g->name, required[k],
+                             "a kernelslist.g launch takes each kernel's grid and block from its trace's "
+                             "header: leave '%s' out", required[k]);
     }
     for (unsigned k = 0; k < (list ? 1u : G_N_ELEMENTS(required)); k++)
         if (!kf_find(d, g->name, required[k]))
@@ -217,9 +217,8 @@ static bool check_after(const scenario *s, const kf_doc *d, GError **err)
         next[i] = l->after ? launch_index(s, l->after) : -1;
         if (l->after && next[i] < 0) {
             char *g = g_strdup_printf("launch.%s", l->name);
-            ok = input_error(err, "%s:%d: [%s] key 'after': no launch named '%s' (did you mean '%s'?)",
-                             d->path, kf_find(d, g, "after")->line, g, l->after,
-                             nearest_of(l->after, names, n));
+            ok = key_error(err, d->path, kf_find(d, g, "after")->line, g, "after",
+                           "no launch named '%s' (did you mean '%s'?)", l->after, nearest_of(l->after, names, n));
             g_free(g);
         }
     }
@@ -236,8 +235,8 @@ static bool check_after(const scenario *s, const kf_doc *d, GError **err)
             j = j == (int)i ? -1 : next[j];
         } while (j >= 0);
         char *g = g_strdup_printf("launch.%s", s->launches[i].name);
-        ok = input_error(err, "%s:%d: [%s] key 'after': launches wait for each other in a cycle: %s",
-                         d->path, kf_find(d, g, "after")->line, g, chain->str);
+        ok = key_error(err, d->path, kf_find(d, g, "after")->line, g, "after",
+                       "launches wait for each other in a cycle: %s", chain->str);
         g_free(g);
         g_string_free(chain, TRUE);
     }
@@ -303,8 +302,9 @@ bool scenario_check_sms(const scenario *s, const kf_doc *d, GError **err)
         if (l->nsms == 0 || l->sm_last < nsms)
             continue;
         char *g = g_strdup_printf("launch.%s", l->name);
-        ok = input_error(err, "%s:%d: [%s] key 'sms': SM %d does not exist: expected SMs 0 to %" G_GINT64_FORMAT
-                         " (%s)", d->path, kf_find(d, g, "sms")->line, g, l->sm_last, nsms - 1, from);
+        ok = key_error(err, d->path, kf_find(d, g, "sms")->line, g, "sms",
+                       "SM %d does not exist: expected SMs 0 to %" G_GINT64_FORMAT " (%s)", l->sm_last,
+                       nsms - 1, from);
         g_free(g);
     }
     g_free(from);

@@ -37,8 +37,8 @@ static bool check_layout(const kf_doc *d, GError **err)
                                   : !strcmp(e->group, "output") ? output_keys : NULL;
         size_t n = keys == scenario_keys ? G_N_ELEMENTS(scenario_keys) : G_N_ELEMENTS(output_keys);
         if (keys && !known(e->key, keys, n))
-            return input_error(err, "%s:%d: [%s] key '%s': unknown key (did you mean '%s'?)", d->path,
-                               e->line, e->group, e->key, nearest_of(e->key, keys, n));
+            return key_error(err, d->path, e->line, e->group, e->key, "unknown key (did you mean '%s'?)",
+                             nearest_of(e->key, keys, n));
     }
     return true;
 }
@@ -67,7 +67,7 @@ static bool load_model(scenario *s, const kf_doc *d, GError **err)
         param_value v;
         char *why = param_parse(param_find("sim.seed"), seed->value, &v, NULL);
         if (why) {
-            ok = input_error(err, "%s:%d: [scenario] key 'seed': %s", d->path, seed->line, why);
+            ok = key_error(err, d->path, seed->line, "scenario", "seed", "%s", why);
             g_free(why);
         } else {
             char *origin = g_strdup_printf("%s:%d", d->path, seed->line);
@@ -118,16 +118,16 @@ static bool parse_output(scenario *s, const kf_doc *d, GError **err)
         s->dump = kf_split_list(e->value);
         s->dump_origin = g_strdup_printf("%s:%d", d->path, e->line);
         if (!s->dump || !s->dump[0])
-            return input_error(err, "%s:%d: [output] key 'dump': expected a list of .data array names, got '%s'",
-                               d->path, e->line, e->value);
+            return key_error(err, d->path, e->line, "output", "dump",
+                             "expected a list of .data array names, got '%s'", e->value);
     }
     e = kf_find(d, "output", "dump_count");
     if (e) {
         int64_t n;
         bool overflow;
         if (!param_parse_int64(e->value, &n, &overflow) || n < 1 || n > 1000000)
-            return input_error(err, "%s:%d: [output] key 'dump_count': expected an integer from 1 to 1000000, got '%s'",
-                               d->path, e->line, e->value);
+            return key_error(err, d->path, e->line, "output", "dump_count",
+                             "expected an integer from 1 to 1000000, got '%s'", e->value);
         s->dump_count = (unsigned)n;
     }
     const char *cycle_keys[] = {"timeseries_interval", "trace_start", "trace_end"};
@@ -139,30 +139,30 @@ static bool parse_output(scenario *s, const kf_doc *d, GError **err)
         bool overflow;
         if (e && (!param_parse_int64(e->value, &n, &overflow) || n < (k == 0 ? 1 : 0) ||
                   n > 9007199254740991LL))
-            return input_error(err, "%s:%d: [output] key '%s': expected a number of core cycles from %d "
-                               "to 9007199254740991, got '%s'", d->path, e->line, e->key, k == 0 ? 1 : 0,
-                               e->value);
+            return key_error(err, d->path, e->line, "output", e->key,
+                             "expected a number of core cycles from %d to 9007199254740991, got '%s'",
+                             k == 0 ? 1 : 0, e->value);
         if (e)
             *cycle_vals[k] = (uint64_t)n;
     }
     if (s->trace_end && s->trace_end < s->trace_start) {
         e = kf_find(d, "output", "trace_end");
-        return input_error(err, "%s:%d: [output] key 'trace_end': expected 0 (the end) or a cycle not before "
-                           "trace_start (%" G_GUINT64_FORMAT "), got '%s'", d->path, e->line,
-                           s->trace_start, e->value);
+        return key_error(err, d->path, e->line, "output", "trace_end",
+                         "expected 0 (the end) or a cycle not before trace_start (%" G_GUINT64_FORMAT
+                         "), got '%s'", s->trace_start, e->value);
     }
     e = kf_find(d, "output", "trace_blocks");
     if (e) {
         s->trace_blocks = kf_split_list(e->value);
         if (!s->trace_blocks || !s->trace_blocks[0])
-            return input_error(err, "%s:%d: [output] key 'trace_blocks': expected a list of block names or "
-                               "patterns (sm0, sm1*, dram*), got '%s'", d->path, e->line, e->value);
+            return key_error(err, d->path, e->line, "output", "trace_blocks",
+                             "expected a list of block names or patterns (sm0, sm1*, dram*), got '%s'", e->value);
     }
     for (unsigned k = 0; k < 4; k++) {
         e = kf_find(d, "output", output_keys[k]);
         if (e && !param_parse_bool(e->value, flags[k]))
-            return input_error(err, "%s:%d: [output] key '%s': expected true or false (or yes/no, on/off, 1/0), got '%s'",
-                               d->path, e->line, e->key, e->value);
+            return key_error(err, d->path, e->line, "output", e->key,
+                             "expected true or false (or yes/no, on/off, 1/0), got '%s'", e->value);
     }
     return true;
 }
@@ -172,8 +172,9 @@ static bool set_name(scenario *s, const kf_doc *d, GError **err)
     const kf_entry *e = kf_find(d, "scenario", "name");
     if (e) {
         if (!*e->value || strchr(e->value, '/') || !strcmp(e->value, ".") || !strcmp(e->value, ".."))
-            return input_error(err, "%s:%d: [scenario] key 'name': expected a non-empty name without '/' (it names the results folder), got '%s'",
-                               d->path, e->line, e->value);
+            return key_error(err, d->path, e->line, "scenario", "name",
+                             "expected a non-empty name without '/' (it names the results folder), got '%s'",
+                             e->value);
         s->name = g_strdup(e->value);
         return true;
     }

@@ -11,23 +11,21 @@ static bool parse_axis(sweep_axis *a, const kf_doc *d, const kf_entry *e, GError
     a->origin = g_strdup_printf("%s:%d", d->path, e->line);
     const param_def *p = param_find(e->key);
     if (!p)
-        return input_error(err, "%s: [sweep] key '%s': unknown parameter (did you mean '%s'?)",
-                           a->origin, e->key, param_nearest(e->key));
+        return key_error(err, a->origin, 0, "sweep", e->key, "unknown parameter (did you mean '%s'?)",
+                         param_nearest(e->key));
     char **v = kf_split_list(e->value);
     if (!v)
-        return input_error(err, "%s: [sweep] key '%s': expected a comma-separated list of values, got '%s' (an empty item)",
-                           a->origin, e->key, e->value);
+        return key_error(err, a->origin, 0, "sweep", e->key,
+                         "expected a comma-separated list of values, got '%s' (an empty item)", e->value);
     a->nvalues = g_strv_length(v);
     a->values = g_new0(char *, a->nvalues + 1);
     bool ok = a->nvalues > 0 ||
-              input_error(err, "%s: [sweep] key '%s': expected a non-empty comma-separated list of values",
-                          a->origin, e->key);
+              key_error(err, a->origin, 0, "sweep", e->key, "expected a non-empty comma-separated list of values");
     for (unsigned i = 0; ok && i < a->nvalues; i++) {
         param_value pv;
         char *why = param_parse(p, v[i], &pv, &a->values[i]);
         if (why) {
-            ok = input_error(err, "%s: [sweep] key '%s': value %u of %u: %s", a->origin, e->key, i + 1,
-                             a->nvalues, why);
+            ok = key_error(err, a->origin, 0, "sweep", e->key, "value %u of %u: %s", i + 1, a->nvalues, why);
             g_free(why);
         }
     }
@@ -51,8 +49,8 @@ bool scenario_parse_sweep(scenario *s, const kf_doc *d, GError **err)
             return false;
         points *= a->nvalues;
         if (points > SCENARIO_MAX_POINTS)
-            return input_error(err, "%s: [sweep] key '%s': the sweep would have more than %u points: expected fewer values",
-                               a->origin, a->key, SCENARIO_MAX_POINTS);
+            return key_error(err, a->origin, 0, "sweep", a->key,
+                             "the sweep would have more than %u points: expected fewer values", SCENARIO_MAX_POINTS);
     }
     return true;
 }
