@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "config/param_check.h"
 #include "gen/gen_internal.h"
 
 uint64_t gen_rand(gen_ctx *c)
@@ -53,7 +54,6 @@ void gen_label(gen_ctx *c, const char *name, unsigned n)
     g_string_append_printf(c->out, "%s_%u:\n", name, n);
 }
 
-static bool is_pow2(uint64_t n) { return n && !(n & (n - 1)); }
 
 void gen_mod(gen_ctx *c, unsigned reg, uint64_t n)
 {

@@ -2,6 +2,8 @@
  * and values through the one reader, params_read), and the checks the cache
  * relies on. */
 #include <glib.h>
+
+#include "config/param_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,72 +55,53 @@ bool cache_params_use_priority(const cache_params *p)
     return ops && ops->place;
 }
 
-static bool is_pow2(uint64_t v)
-{
-    return v && !(v & (v - 1));
-}
-
-#define FAIL(k, ...)                          \
-    do {                                      \
-        *key = (k);                           \
-        snprintf(why, why_len, __VA_ARGS__);  \
-        return false;                         \
-    } while (0)
-
 bool cache_params_check(const cache_params *p, const char **key, char *why, size_t why_len)
 {
-    const char *dummy_key;
-    char dummy_why[1];
-    if (!key)
-        key = &dummy_key;
-    if (!why || !why_len) {
-        why = dummy_why;
-        why_len = sizeof dummy_why;
-    }
+    CHECK_FRAME();
     if (!is_pow2(p->line_bytes) || p->line_bytes < 16 || p->line_bytes > 4096)
-        FAIL("line_bytes", "expected a power of two from 16 to 4096, got %u", p->line_bytes);
+        CHECK_FAIL("line_bytes", "expected a power of two from 16 to 4096, got %u", p->line_bytes);
     if (!is_pow2(p->sector_bytes) || p->sector_bytes > p->line_bytes ||
         p->line_bytes / p->sector_bytes > 32)
-        FAIL("sector_bytes", "expected a power of two dividing line_bytes (%u) into at most 32 sectors, got %u",
+        CHECK_FAIL("sector_bytes", "expected a power of two dividing line_bytes (%u) into at most 32 sectors, got %u",
              p->line_bytes, p->sector_bytes);
     if (p->ways < 1 || p->ways > REPLACE_MAX_WAYS)
-        FAIL("ways", "expected 1 to %d ways, got %u", REPLACE_MAX_WAYS, p->ways);
+        CHECK_FAIL("ways", "expected 1 to %d ways, got %u", REPLACE_MAX_WAYS, p->ways);
     if (p->sets < 1 || p->sets > 65536)
-        FAIL("sets", "expected 1 to 65536 sets, got %u", p->sets);
+        CHECK_FAIL("sets", "expected 1 to 65536 sets, got %u", p->sets);
     if (!p->index)
-        FAIL("index", "expected a set-index function");
+        CHECK_FAIL("index", "expected a set-index function");
     set_index ix;
     char ix_why[160];
     if (!set_index_init(&ix, p->index, p->sets, p->line_bytes, p->index_prime_factor, ix_why,
                         sizeof ix_why))
-        FAIL(ix.bad_key ? ix.bad_key : "sets", "%s", ix_why);  /* the line size was checked above */
+        CHECK_FAIL(ix.bad_key ? ix.bad_key : "sets", "%s", ix_why);  /* the line size was checked above */
     if (!p->replace)
-        FAIL("replace", "expected a replacement policy");
+        CHECK_FAIL("replace", "expected a replacement policy");
     if (p->insert_pos >= p->ways)
-        FAIL("insert_pos", "expected a stack position below ways (%u), got %u", p->ways, p->insert_pos);
+        CHECK_FAIL("insert_pos", "expected a stack position below ways (%u), got %u", p->ways, p->insert_pos);
     if (p->promote_by >= p->ways)
-        FAIL("promote_by", "expected fewer positions than ways (%u), got %u", p->ways, p->promote_by);
+        CHECK_FAIL("promote_by", "expected fewer positions than ways (%u), got %u", p->ways, p->promote_by);
     if (p->rrip_bits < 1 || p->rrip_bits > 8)
-        FAIL("rrip_bits", "expected 1 to 8 bits, got %u", p->rrip_bits);
+        CHECK_FAIL("rrip_bits", "expected 1 to 8 bits, got %u", p->rrip_bits);
     if (p->dacache_locality >= p->ways && ((const replace_ops *)p->replace->ops)->place)
-        FAIL("dacache_locality", "expected fewer locality ways than ways (%u), got %u", p->ways,
+        CHECK_FAIL("dacache_locality", "expected fewer locality ways than ways (%u), got %u", p->ways,
              p->dacache_locality);
     if (p->dacache_schedulers < 1)
-        FAIL("dacache_schedulers", "expected at least 1 scheduler, got %u", p->dacache_schedulers);
+        CHECK_FAIL("dacache_schedulers", "expected at least 1 scheduler, got %u", p->dacache_schedulers);
     if ((unsigned)p->alloc > CACHE_ALLOC_ON_FILL)
-        FAIL("alloc", "expected on_miss or on_fill");
+        CHECK_FAIL("alloc", "expected on_miss or on_fill");
     if ((unsigned)p->write > CACHE_WRITE_BACK)
-        FAIL("write", "expected evict, through or back");
+        CHECK_FAIL("write", "expected evict, through or back");
     if (p->mshr_entries < 1 || p->mshr_entries > MSHR_MAX_ENTRIES)
-        FAIL("mshr_entries", "expected 1 to %d entries, got %u", MSHR_MAX_ENTRIES, p->mshr_entries);
+        CHECK_FAIL("mshr_entries", "expected 1 to %d entries, got %u", MSHR_MAX_ENTRIES, p->mshr_entries);
     if (p->mshr_merge < 1 || p->mshr_merge > MSHR_MAX_MERGE)
-        FAIL("mshr_merge", "expected 1 to %d accesses per entry, got %u", MSHR_MAX_MERGE, p->mshr_merge);
+        CHECK_FAIL("mshr_merge", "expected 1 to %d accesses per entry, got %u", MSHR_MAX_MERGE, p->mshr_merge);
     /* A miss with a dirty victim queues its request and the write-back at once. */
     if (p->miss_queue < 2 || p->miss_queue > 4096)
-        FAIL("miss_queue", "expected 2 to 4096 requests (a miss with a dirty victim needs 2), got %u",
+        CHECK_FAIL("miss_queue", "expected 2 to 4096 requests (a miss with a dirty victim needs 2), got %u",
              p->miss_queue);
     if ((unsigned)p->bypass > CACHE_BYPASS_NO_VICTIM)
-        FAIL("bypass", "expected never or no_victim");
+        CHECK_FAIL("bypass", "expected never or no_victim");
     return true;
 }
 

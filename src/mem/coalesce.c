@@ -6,12 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#define SLOTS 128  /* > 2 x COALESCE_MAX_ACCESSES: probes stay short */
+#include "config/param_check.h"
 
-static bool is_pow2(uint64_t v)
-{
-    return v && !(v & (v - 1));
-}
+#define SLOTS 128  /* > 2 x COALESCE_MAX_ACCESSES: probes stay short */
 
 bool coalesce_params_check(const coalesce_params *p, char *why, unsigned long why_len)
 {

@@ -5,6 +5,8 @@
 
 #include <glib.h>
 
+#include "config/param_check.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,62 +39,43 @@ void dram_params_default(dram_params *p)
     params_read(p, dram_param_binds, dram_param_binds_len, NULL, NULL, NULL);
 }
 
-static bool is_pow2(uint64_t v)
-{
-    return v && !(v & (v - 1));
-}
-
-#define FAIL(k, ...)                                 \
-    do {                                             \
-        *key = (k);                                  \
-        snprintf(why, why_len, __VA_ARGS__);         \
-        return false;                                \
-    } while (0)
-
 bool dram_params_check(const dram_params *p, const char **key, char *why, size_t why_len)
 {
-    const char *dummy_key;
-    char dummy_why[1];
-    if (!key)
-        key = &dummy_key;
-    if (!why) {
-        why = dummy_why;
-        why_len = sizeof dummy_why;
-    }
+    CHECK_FRAME();
     if (p->channels < 1 || p->channels > 64)
-        FAIL("dram.channels", "expected 1 to 64 channels, got %u", p->channels);
+        CHECK_FAIL("dram.channels", "expected 1 to 64 channels, got %u", p->channels);
     if (!is_pow2(p->banks) || p->banks > 64)
-        FAIL("dram.banks", "expected a power of two from 1 to 64, got %u", p->banks);
+        CHECK_FAIL("dram.banks", "expected a power of two from 1 to 64, got %u", p->banks);
     if (!is_pow2(p->bank_groups) || p->bank_groups > p->banks)
-        FAIL("dram.bank_groups", "expected a power of two no larger than dram.banks (%u), got %u",
+        CHECK_FAIL("dram.bank_groups", "expected a power of two no larger than dram.banks (%u), got %u",
              p->banks, p->bank_groups);
     if (!is_pow2(p->row_bytes) || p->row_bytes < 16)
-        FAIL("dram.row_bytes", "expected a power of two of at least 16, got %u", p->row_bytes);
+        CHECK_FAIL("dram.row_bytes", "expected a power of two of at least 16, got %u", p->row_bytes);
     if (p->bus_bytes < 1)
-        FAIL("dram.bus_bytes", "expected at least 1 byte per cycle, got %u", p->bus_bytes);
+        CHECK_FAIL("dram.bus_bytes", "expected at least 1 byte per cycle, got %u", p->bus_bytes);
     if (!p->timing)
-        FAIL("dram.timing", "expected a timing model (simple, full)");
+        CHECK_FAIL("dram.timing", "expected a timing model (simple, full)");
     if (p->row_hit_latency < 1)
-        FAIL("dram.row_hit_latency", "expected at least 1 cycle, got %u", p->row_hit_latency);
+        CHECK_FAIL("dram.row_hit_latency", "expected at least 1 cycle, got %u", p->row_hit_latency);
     if (p->row_conflict_latency < p->row_hit_latency)
-        FAIL("dram.row_conflict_latency", "expected at least dram.row_hit_latency (%u), got %u",
+        CHECK_FAIL("dram.row_conflict_latency", "expected at least dram.row_hit_latency (%u), got %u",
              p->row_hit_latency, p->row_conflict_latency);
     if (p->data_rate < 1 || p->burst_length < p->data_rate || p->burst_length % p->data_rate)
-        FAIL("dram.burst_length", "expected a positive multiple of dram.data_rate (%u), got %u",
+        CHECK_FAIL("dram.burst_length", "expected a positive multiple of dram.data_rate (%u), got %u",
              p->data_rate, p->burst_length);
     if (p->bank_groups > 1 && p->tCCDL < p->tCCD)
-        FAIL("dram.tCCDL", "expected at least dram.tCCD (%u) with bank groups, got %u", p->tCCD,
+        CHECK_FAIL("dram.tCCDL", "expected at least dram.tCCD (%u) with bank groups, got %u", p->tCCD,
              p->tCCDL);
     if (p->refresh && (p->tREFI < 1 || p->tRFC >= p->tREFI))
-        FAIL("dram.tRFC", "expected less than dram.tREFI (%u) with refresh on, got %u", p->tREFI,
+        CHECK_FAIL("dram.tRFC", "expected less than dram.tREFI (%u) with refresh on, got %u", p->tREFI,
              p->tRFC);
     if (!p->sched)
-        FAIL("dram.sched", "expected a scheduler (fcfs, frfcfs)");
+        CHECK_FAIL("dram.sched", "expected a scheduler (fcfs, frfcfs)");
     if (p->queue_size < 1 || p->queue_size > 4096)
-        FAIL("dram.queue_size", "expected 1 to 4096 requests, got %u", p->queue_size);
+        CHECK_FAIL("dram.queue_size", "expected 1 to 4096 requests, got %u", p->queue_size);
     if (p->page_policy != DRAM_PAGE_OPEN && p->page_policy != DRAM_PAGE_CLOSE)
-        FAIL("dram.page_policy", "expected open or close");
+        CHECK_FAIL("dram.page_policy", "expected open or close");
     if (!is_pow2(p->channel_interleave))
-        FAIL("dram.channel_interleave", "expected a power of two, got %u", p->channel_interleave);
+        CHECK_FAIL("dram.channel_interleave", "expected a power of two, got %u", p->channel_interleave);
     return true;
 }

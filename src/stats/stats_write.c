@@ -58,40 +58,40 @@ static void write_value(json_writer *w, const stat_entry *e)
     }
 }
 
+/* An entry's description in the "schema" section. */
+static void write_schema(json_writer *w, const stat_entry *e)
+{
+    json_begin_object(w);
+    json_kv_string(w, "unit", e->unit);
+    json_kv_string(w, "desc", e->desc);
+    json_end_object(w);
+}
+
+/* Section `name`: {block: {entry: what(entry)}} over every block. */
+static void write_section(const stats *s, json_writer *w, const char *name,
+                          void (*what)(json_writer *, const stat_entry *))
+{
+    json_key(w, name);
+    json_begin_object(w);
+    for (guint i = 0; s && i < s->blocks->len; i++) {
+        const stat_block *b = g_ptr_array_index(s->blocks, i);
+        json_key(w, b->path);
+        json_begin_object(w);
+        for (guint j = 0; j < b->entries->len; j++) {
+            const stat_entry *e = g_ptr_array_index(b->entries, j);
+            json_key(w, e->name);
+            what(w, e);
+        }
+        json_end_object(w);
+    }
+    json_end_object(w);
+}
+
 void stats_write_json_to(const stats *s, json_writer *w)
 {
     json_begin_object(w);
-    json_key(w, "blocks");
-    json_begin_object(w);
-    for (guint i = 0; s && i < s->blocks->len; i++) {
-        const stat_block *b = g_ptr_array_index(s->blocks, i);
-        json_key(w, b->path);
-        json_begin_object(w);
-        for (guint j = 0; j < b->entries->len; j++) {
-            const stat_entry *e = g_ptr_array_index(b->entries, j);
-            json_key(w, e->name);
-            write_value(w, e);
-        }
-        json_end_object(w);
-    }
-    json_end_object(w);
-    json_key(w, "schema");
-    json_begin_object(w);
-    for (guint i = 0; s && i < s->blocks->len; i++) {
-        const stat_block *b = g_ptr_array_index(s->blocks, i);
-        json_key(w, b->path);
-        json_begin_object(w);
-        for (guint j = 0; j < b->entries->len; j++) {
-            const stat_entry *e = g_ptr_array_index(b->entries, j);
-            json_key(w, e->name);
-            json_begin_object(w);
-            json_kv_string(w, "unit", e->unit);
-            json_kv_string(w, "desc", e->desc);
-            json_end_object(w);
-        }
-        json_end_object(w);
-    }
-    json_end_object(w);
+    write_section(s, w, "blocks", write_value);
+    write_section(s, w, "schema", write_schema);
     json_end_object(w);
 }
 
