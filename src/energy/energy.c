@@ -6,7 +6,7 @@
 
 #include <glib.h>
 
-const param_bind energy_param_binds[] = {
+static const param_bind energy_param_binds[] = {
     PB(energy_params, "energy.issue_pj", issue_pj, PF_DOUBLE),
     PB(energy_params, "energy.lane_pj", lane_pj, PF_DOUBLE),
     PB(energy_params, "energy.rf_pj", rf_pj, PF_DOUBLE),
