@@ -124,7 +124,8 @@ typedef struct cache_access {
     uint8_t dc_class;      /* dacache: enum dacache_class of the load (0: Eq 4.1 only) */
     uint8_t dc_region;     /* dacache: locality region in ways + 1 (0: dacache_locality) */
     uint32_t seg32;        /* the 32-B segments of the line it needs (bit i: bytes 32i..);
-                            * a shrunk bypass asks only these; 0 = all of `sectors` */
+                            * a shrunk bypass asks only these, a store writes only
+                            * these (sent down in its write); 0 = all of `sectors` */
 } cache_access;
 
 typedef struct cache_result {
@@ -157,7 +158,8 @@ typedef struct cache_req {
     uint16_t warp;
     uint8_t op;           /* enum mem_op */
     uint8_t kind;         /* enum cache_req_kind */
-    uint32_t seg32;       /* CACHE_REQ_BYPASS shrunk to 32-B segments; 0 = `sectors` */
+    uint32_t seg32;       /* CACHE_REQ_BYPASS shrunk to 32-B segments, or the segments a
+                           * CACHE_REQ_WRITE writes; 0 = `sectors` */
 } cache_req;
 
 typedef struct cache_fill_result {

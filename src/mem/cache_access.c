@@ -26,7 +26,10 @@ static cache_result fail(cache *c, cache_result r, cache_fail why)
     return r;
 }
 
-/* `seg32`: a load bypass shrunk to these 32-B segments (0: all of `sectors`). */
+/* `seg32`: a load bypass shrunk to these 32-B segments (0: all of `sectors`).
+ * A store sends down only the 32-B segments it writes (a->seg32), not the
+ * whole cache sector: a partial store moves only its data (DWF, Fung thesis
+ * sec. 4.1 compares write traffic across reconvergence schemes). */
 static cache_result go_down(cache *c, cache_result r, const cache_access *a, uint64_t line,
                             uint32_t sectors, uint32_t seg32)
 {
@@ -35,7 +38,7 @@ static cache_result go_down(cache *c, cache_result r, const cache_access *a, uin
     cache_missq_push(c, &(cache_req){.line = line, .sectors = sectors, .requester = a->requester,
                                      .pc = a->pc, .warp = a->warp, .op = a->op,
                                      .kind = a->op == MEM_STORE ? CACHE_REQ_WRITE : CACHE_REQ_BYPASS,
-                                     .seg32 = seg32});
+                                     .seg32 = a->op == MEM_STORE ? a->seg32 : seg32});
     c->st.accesses++;
     c->st.bypassed++;
     r.outcome = CACHE_BYPASSED;
@@ -225,7 +228,7 @@ static cache_result store(cache *c, cache_result r, const cache_access *a, uint6
     }
     cache_missq_push(c, &(cache_req){.line = line, .sectors = want, .requester = a->requester,
                                      .pc = a->pc, .warp = a->warp, .op = MEM_STORE,
-                                     .kind = CACHE_REQ_WRITE});
+                                     .kind = CACHE_REQ_WRITE, .seg32 = a->seg32});
     c->st.accesses++;
     return r;
 }

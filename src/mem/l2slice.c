@@ -286,7 +286,8 @@ static void send_dram(l2slice *s, des_time t)
     if (!q)
         return;
     unsigned line = cache_get_params(s->c)->line_bytes, sb = cache_get_params(s->c)->sector_bytes;
-    uint32_t s32 = sector_mask_regroup(q->sectors, sb, 32, line);
+    /* a store's write carries only the 32-B segments it wrote (seg32) */
+    uint32_t s32 = q->kind == CACHE_REQ_WRITE && q->seg32 ? q->seg32 : sector_mask_regroup(q->sectors, sb, 32, line);
     mem_pkt m = {.addr = q->line, .born = t, .id = q->requester, .op = MEM_LOAD, .sectors = (uint8_t)s32,
                  .warp = q->warp};
     if (q->kind == CACHE_REQ_BYPASS)
@@ -320,7 +321,8 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
      * sender asked for no reply (an L1 write-back). */
     bool ack = store && !(m->flags & MEM_NO_REPLY);
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
-                      .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD};
+                      .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD,
+                      .seg32 = store ? m->sectors : 0};
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);

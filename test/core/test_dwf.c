@@ -186,3 +186,68 @@ Test(dwf, bad_configurations)
     cr_expect(strstr(msg, "multiple of core.dwf_lut_assoc"), "%s", msg);
     g_free(msg);
 }
+
+/* DMaj starves a minority path (thesis 4.1/4.3, Black-Scholes: DMaj drains
+ * the most common pc first, so a few threads on a rarely taken path wait
+ * until the majority is done). 64 threads as 16 warps of 4, ideal register
+ * file, one warp a cycle into the 7-stage pipeline: thread 0 takes a short
+ * side path (pc 4), the other 63 run 8 loop iterations. The 63 majority
+ * threads fill 16 warps at their pc; while those 16 issue, the first to
+ * retire (7 cycles later) already gather at the next pc, so the majority
+ * group always holds more than the minority's one thread and DMaj never
+ * picks pc 4 until the loop is over: its first issue comes after the last
+ * loop-body issue. DTime (formation order) issues the minority group as it
+ * forms, in the first iteration: before the last loop-body issue. */
+static const char *k_minority =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    mov r2, 0\n"                 /* 1 */
+    "    setp.eq.u32 p0, r0, 0\n"     /* 2 */
+    "    @p0 bra minor\n"             /* 3 */
+    "loop:\n"
+    "    add r2, r2, 1\n"             /* 4 */
+    "    setp.lt.u32 p1, r2, 8\n"     /* 5 */
+    "    @p1 bra loop\n"              /* 6 */
+    "    bra done\n"                  /* 7 */
+    "minor:\n"
+    "    add r2, r2, 100\n"           /* 8 */
+    "done:\n"
+    "    shl r3, r0, 2\n"             /* 9 */
+    "    st.global.u32 [r3+@out], r2\n"
+    "    exit\n";
+
+typedef struct minority_out {
+    unsigned first_minor, last_loop;   /* issue-log indices */
+} minority_out;
+
+static void minority_child(void *ctx, void *out)
+{
+    const char *pol = ctx;
+    minority_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_rf=ideal", "core.dwf_heap=infinite", pol, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_minority, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i ? 8u : 100u, "out[%u]", i);
+    o->first_minor = ~0u;
+    o->last_loop = 0;
+    for (unsigned i = 0; i < h->nlog; i++) {
+        uint32_t pc = h->log[i].pc;
+        if (pc == 8 && o->first_minor == ~0u)
+            o->first_minor = i;
+        if (pc >= 4 && pc <= 6)
+            o->last_loop = i;
+    }
+    harness_free(h);
+}
+
+Test(dwf, dmaj_starves_a_minority_path)
+{
+    minority_out maj, time;
+    harness_fork(minority_child, (void *)"core.dwf_policy=maj", &maj, sizeof maj);
+    harness_fork(minority_child, (void *)"core.dwf_policy=time", &time, sizeof time);
+    cr_expect_gt(maj.first_minor, maj.last_loop, "DMaj: minority path after the whole loop");
+    cr_expect_lt(time.first_minor, time.last_loop, "DTime: minority path during the loop");
+}

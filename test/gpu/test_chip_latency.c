@@ -342,12 +342,13 @@ Test(chip_latency, no_row_hint_closes_the_row)
  * each one after its pipeline (l2.hit_latency), and the CTA's end is the
  * core cycle the SM receives the last acknowledgement (GPGPU-Sim: a warp is
  * not done before stores_done).
- * One thread stores a word and exits. The store (a whole 128 B line: the
- * L1 is unsectored; write-evict, so it goes down) enters the LD/ST at core
- * cycle c0 (tick 12*c0 = 0 below): it leaves at 12, is at the request
- * crossbar at 16, 128 B + 8 B header = 5 flits until 36, at the L2 at 52
- * -> L2 edge 54, accepted (write-back L2: allocated, dirty) and acked at
- * 54 + 6H (H = l2.hit_latency); the ack (header only, 1 flit) is at the
+ * One thread stores a word and exits. The store (write-evict, so it goes
+ * down, carrying only the 32-B segment it writes though the L1 line is an
+ * unsectored 128 B) enters the LD/ST at core cycle c0 (tick 12*c0 = 0
+ * below): it leaves at 12, is at the request crossbar at 16, 32 B + 8 B
+ * header = 2 flits until 24, at the L2 at 40 -> L2 edge 42, accepted
+ * (write-back L2: allocated, dirty) and acked at 42 + 6H (H =
+ * l2.hit_latency); the ack (header only, 1 flit) is at the
  * reply crossbar 4 ticks later, at the LD/ST 4 + 4 + 16 ticks after that,
  * rounded up to a core edge, and at the SM one core cycle later. The exit
  * issued right after the store is long done by then (H >= 130: the ack
@@ -358,10 +359,11 @@ Test(chip_latency, no_row_hint_closes_the_row)
  * Absolute: the CTA's warp is fetchable at 10 (core.cta_launch_latency);
  * mov issues at 10, its r1 is readable at 10 + 7 (pipeline_depth) = 17,
  * when st issues; the request leaves at once (ldst_latency 1) and the
- * LD/ST takes it one core cycle later: c0 = 18. H = 130: ack at 54 + 780
- * = 834, reply crossbar 838 -> icnt edge 840, 1 flit to 844, at the LD/ST
- * at 860 -> core edge 864 = c0 + 72 = 90; the SM has it at 91: the run
- * ends at core cycle 91 (141 with H = 230). */
+ * LD/ST takes it one core cycle later: c0 = 18. H = 130: ack at 42 + 780
+ * = 822, reply crossbar 826 -> icnt edge 828, 1 flit to 832, at the LD/ST
+ * at 848 -> core edge 852 = c0 + 71 = 89; the SM has it at 90: the run
+ * ends at core cycle 90 (140 with H = 230). (A whole-line write, 5 flits,
+ * ended at 91.) */
 typedef struct store_totals {
     bool ok;
     uint64_t cycles, store_requests, store_acks, replies, reply_flits;
@@ -416,8 +418,8 @@ static store_totals store_run_child(const char *h)
 Test(chip_latency, a_cta_ends_when_its_store_is_acknowledged)
 {
     uint64_t fast = store_run_child("130").cycles, slow = store_run_child("230").cycles;
-    cr_expect_eq(fast, 91);
-    cr_expect_eq(slow, 141);
+    cr_expect_eq(fast, 90);
+    cr_expect_eq(slow, 140);
     cr_expect_eq(slow - fast, 50, "run ends at %lu (H = 130) and %lu (H = 230)", (unsigned long)fast,
                  (unsigned long)slow);
 }

@@ -228,3 +228,42 @@ Test(cache_write, write_back_sectored_partial_line)
     cr_expect_eq(cache_missq_head(c)->sectors, 0x2);
     cache_free(c);
 }
+
+Test(cache_write, partial_store_sends_only_its_segments)
+{
+    /* An unsectored 128-B line (one cache sector) and a store that writes
+     * bytes 32..63 only: the coalescer marks 32-B segment 1 (seg32 = 0x2).
+     * The line is dropped whole (write-evict of its one sector) but the
+     * write sent down carries segment 1 only, so the level below moves 32 B
+     * rather than the 128-B line. Same for a store to an absent line and a
+     * bypassed store (disabled cache: go_down). */
+    cache_params p = small_params(4, 2);
+    p.line_bytes = 128;
+    p.sector_bytes = 128;
+    cache *c = new_cache(&p);
+    bring_in(c, 0x000, 0, 1);
+    cache_access a = store_of(0x020, 7, 1, 0);
+    a.seg32 = 0x2;
+    cr_expect_eq(cache_try_access(c, &a, 5).outcome, CACHE_HIT);
+    cr_expect_eq(cache_probe(c, 0x000, NULL, NULL), CACHE_LINE_INVALID);
+    const cache_req *q = cache_missq_head(c);
+    cr_assert(q);
+    cr_expect_eq(q->kind, CACHE_REQ_WRITE);
+    cr_expect_eq(q->sectors, 0x1, "the cache's one sector");
+    cr_expect_eq(q->seg32, 0x2, "only bytes 32..63 are written");
+    cache_missq_pop(c);
+    a = store_of(0x260, 8, 1, 0);   /* absent line, bytes 96..127: segment 3 */
+    a.seg32 = 0x8;
+    cr_expect_eq(cache_try_access(c, &a, 6).outcome, CACHE_MISS);
+    cr_expect_eq(cache_missq_head(c)->seg32, 0x8);
+    cache_free(c);
+
+    p.enabled = false;
+    c = new_cache(&p);
+    a = store_of(0x040, 9, 1, 0);
+    a.seg32 = 0x4;
+    cr_expect_eq(cache_try_access(c, &a, 7).outcome, CACHE_BYPASSED);
+    cr_expect_eq(cache_missq_head(c)->kind, CACHE_REQ_WRITE);
+    cr_expect_eq(cache_missq_head(c)->seg32, 0x4);
+    cache_free(c);
+}
