@@ -16,7 +16,7 @@
  * request for another row may not start there before that cycle. The hold
  * ends when a request starts on the bank (the awaited hit, or anything once
  * the window is over), or at a refresh. */
-#include "mem/memctrl_internal.h"
+#include "mem/dram_bank.h"
 #include "simtgrid/trace.h"
 
 #include <glib.h>
@@ -96,28 +96,6 @@ static void unlink_waiting(memctrl *mc, uint32_t i)
 
 /* ---- picking the next command ------------------------------------------ */
 
-/* Bank b's candidate and the cycle its own state allows (see mc_bank). */
-static void refresh_candidate(memctrl *mc, mc_bank *b)
-{
-    b->dirty = false;
-    uint32_t i = MC_NONE;
-    uint64_t floor = 0;
-    if (b->bound != MC_NONE) {
-        i = b->bound;
-    } else if (b->waiting) {
-        i = mc->sched->bank_offer(mc, b, &floor);
-    }
-    b->cand = i;
-    if (i == MC_NONE)
-        return;
-    const mc_req *r = &mc->reqs[i];
-    enum dram_cmd cmd;
-    b->cand_at = mc_max(floor, mc->ops->bank_ready(mc, b, r, &cmd));
-    b->cand_cmd = (uint8_t)cmd;
-    b->cand_rank = (uint8_t)mc_rank_of(cmd, b, r);
-    b->cand_seq = r->seq;
-}
-
 /* The hot loop of the controller: one pass over the banks per command. */
 static mc_pick pick_next(memctrl *mc)
 {
@@ -129,7 +107,7 @@ static mc_pick pick_next(memctrl *mc)
     for (uint32_t a = 0; a < mc->nactive; a++) {
         mc_bank *b = &mc->banks[mc->active[a]];
         if (b->dirty)
-            refresh_candidate(mc, b);
+            dram_bank_candidate(mc, b);
         if (b->cand == MC_NONE)
             continue;
         enum dram_cmd cmd = (enum dram_cmd)b->cand_cmd;
@@ -147,22 +125,7 @@ static mc_pick pick_next(memctrl *mc)
 static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
-    b->started++;
-    if (b->open_row == r->row) {
-        mc->st.row_hits++;
-        b->row_hits++;
-    } else if (b->open_row == ROW_CLOSED)
-        mc->st.row_misses++;
-    else
-        mc->st.row_conflicts++;
-    if (b->hold) {
-        if (t < b->hold_until && b->open_row == r->row) {
-            mc->st.hint_hold_hits++;
-            stats_hist_add(&mc->st.hold_wait, t - b->hold_from);
-        } else
-            mc->st.hint_hold_expired++;
-        b->hold = false;
-    }
+    dram_bank_start(&mc->st, b, r, t);
     unlink_waiting(mc, i);
     stats_hist_add(&mc->st.queue_delay, t - r->arrival);
     b->bound = i;
@@ -231,14 +194,7 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     stats_hist_add(&mc->st.latency, r->done - r->arrival);
     mc_done_ent e = {{r->addr, r->arrival, r->done, r->id, r->write}, r->seq};
     heap_push(mc, &e);
-    if (r->hint) {
-        b->hold = true;
-        b->hold_from = r->done;
-        b->hold_until = r->done + mc->p.hint_hold_cycles;
-        mc->st.hint_holds++;
-    } else if (mc->p.page_policy == DRAM_PAGE_CLOSE) {
-        mc->ops->auto_precharge(mc, b, t);
-    }
+    dram_bank_done(mc, b, r, t);
     r->next = mc->free_head;
     mc->free_head = i;
 }
@@ -274,10 +230,7 @@ static void refresh(memctrl *mc, uint64_t until)
     mc->ops->refresh(mc, mc->refresh_due);
     mc->st.refreshes++;
     for (unsigned k = 0; k < mc->p.banks; k++) {
-        if (mc->banks[k].hold)
-            mc->st.hint_hold_expired++;
-        mc->banks[k].hold = false;
-        mc->banks[k].dirty = true;
+        dram_bank_refreshed(&mc->st, &mc->banks[k]);
     }
     mc->refresh_due += mc->p.tREFI;
     /* Idle: every bank is closed and stays so, refreshes after this one
@@ -345,11 +298,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
         mc->reqs[i].next = i + 1 < mc->nslots ? i + 1 : MC_NONE;
     mc->free_head = 0;
     for (unsigned k = 0; k < p->banks; k++) {
-        mc_bank *b = &mc->banks[k];
-        b->open_row = ROW_CLOSED;
-        b->head = b->tail = b->bound = MC_NONE;
-        b->group = k % p->bank_groups;
-        b->cand = MC_NONE;
+        dram_bank_init(&mc->banks[k], k % p->bank_groups);
         mc->active_pos[k] = MC_NONE;
     }
     mc->ghead = mc->gtail = MC_NONE;
