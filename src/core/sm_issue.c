@@ -258,6 +258,11 @@ void sm_send_ready_requests(sm *s, uint64_t cycle)
         s->sendq_head = (s->sendq_head + 1) % s->sendq_cap;
         s->sendq_count--;
     }
+    /* An empty queue starts again at slot 0: the ring then touches only as
+     * many slots as it ever holds, not all of them as its head wanders, so
+     * peak memory does not grow with run length (issue 20). */
+    if (!s->sendq_count)
+        s->sendq_head = 0;
 }
 
 void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)

@@ -239,6 +239,8 @@ bool mshr_pop_ready(mshr_table *m, mshr_requester *out, uint64_t *line, uint64_t
     uint32_t k = m->ring[m->ring_head];
     m->ring_head = (unsigned)((m->ring_head + 1) % cap);
     m->ring_len--;
+    if (!m->ring_len)
+        m->ring_head = 0;   /* touch only the slots ever used (peak memory, issue 20) */
     unsigned e = k / m->merge;
     mshr_entry *en = &m->e[e];
     if (out)
