@@ -72,4 +72,23 @@ void harness_fork(void (*fn)(void *ctx, void *out), void *ctx, void *out, size_t
 /* Text of workloads/<rel> (g_free). */
 char *harness_workload_text(const char *rel);
 
+/* The if/else kernel of the reconvergence tests (after a ".data out" line):
+ * even threads take the branch at pc 3 (pcs 6, 7), odd ones fall through
+ * (pcs 4, 5); both paths meet at pc 8, the branch's IPDOM, then store r2
+ * to out[tid]. */
+#define HARNESS_IFELSE \
+    "    mov r0, %tid.x\n"            /* 0 */      \
+    "    and r1, r0, 1\n"             /* 1 */      \
+    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */      \
+    "    @p0 bra even\n"              /* 3 */      \
+    "    add r2, r0, 100\n"           /* 4: odd */ \
+    "    bra join\n"                  /* 5 */      \
+    "even:\n"                                      \
+    "    mul r2, r0, 2\n"             /* 6 */      \
+    "    bra join\n"                  /* 7 */      \
+    "join:\n"                                      \
+    "    shl r3, r0, 2\n"             /* 8 */      \
+    "    st.global.u32 [r3+@out], r2\n" /* 9 */    \
+    "    exit\n"                      /* 10 */
+
 #endif

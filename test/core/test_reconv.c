@@ -4,20 +4,7 @@
 #include "harness.h"
 
 static const char *k_ifelse =
-    ".data out u32[64]\n"
-    "    mov r0, %tid.x\n"            /* 0 */
-    "    and r1, r0, 1\n"             /* 1 */
-    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
-    "    @p0 bra even\n"              /* 3 */
-    "    add r2, r0, 100\n"           /* 4: odd */
-    "    bra join\n"                  /* 5 */
-    "even:\n"
-    "    mul r2, r0, 2\n"             /* 6 */
-    "    bra join\n"                  /* 7 */
-    "join:\n"
-    "    shl r3, r0, 2\n"             /* 8 */
-    "    st.global.u32 [r3+@out], r2\n" /* 9 */
-    "    exit\n";                     /* 10 */
+    ".data out u32[64]\n" HARNESS_IFELSE;
 
 #define EVEN 0x55555555u
 #define ODD 0xAAAAAAAAu
