@@ -344,12 +344,14 @@ void des_engine_free(des_engine *e)
         des_actor *a = g_ptr_array_index(e->actors, i);
         g_ptr_array_free(a->inputs, TRUE);
         g_ptr_array_free(a->outputs, TRUE);
+        sg_sem_destroy(a->sem);
         g_free(a->name);
         g_free(a);
     }
     g_ptr_array_free(e->ports, TRUE);
     g_ptr_array_free(e->actors, TRUE);
     wakeheap_free(&e->heap);
+    sg_sem_destroy(e->quiet);
     g_free(e->batch);
     g_free(e);
 }

@@ -3,6 +3,7 @@
  * SimGrid needs (one engine per process). All clocks here run at 1000 MHz,
  * so 1 cycle = 1 tick (ticks/us = lcm(1000 MHz) = 1000). */
 #include <criterion/criterion.h>
+#include <glib.h>
 
 #include "simtgrid/des.h"
 
@@ -118,6 +119,7 @@ Test(clock, impossible_clock_set_is_refused)
     char *err = NULL;
     cr_assert_null(des_engine_new(c, 3, false, &err));
     cr_assert_not_null(strstr(err, "common time base"), "%s", err);
+    g_free(err);
 }
 
 Test(clock, cycle_conversions_are_exact)
@@ -134,6 +136,7 @@ Test(clock, cycle_conversions_are_exact)
     cr_assert_eq(des_cycle_of(&c[0], 290), 0);
     cr_assert_eq(des_edge_at_or_after(&c[0], 292), 582);
     cr_assert_eq(des_edge_at_or_after(&c[0], 582), 582);
+    des_engine_free(e);
 }
 
 Test(port, delivers_after_latency_in_fifo_order)
@@ -232,6 +235,7 @@ Test(port, lookahead_is_min_latency_of_ports)
     cr_assert_eq(des_lookahead(snd), 4);
     cr_assert_eq(des_lookahead(lone), DES_NEVER);
     cr_assert_eq(des_port_space(k.in[0], 0), 2);
+    des_engine_free(e);
 }
 
 static void ticker_main(des_actor *self, void *data)
@@ -262,10 +266,12 @@ Test(engine, limit_ends_an_endless_run)
 
 Test(engine, second_engine_in_one_process_is_refused)
 {
-    boot();
+    des_engine *e = boot();
     char *err = NULL;
     cr_assert_null(des_engine_new(clk, 1, false, &err));
     cr_assert_not_null(strstr(err, "one simulation per process"));
+    g_free(err);
+    des_engine_free(e);
 }
 
 typedef struct stepper { int steps, done; des_time last; } stepper;
