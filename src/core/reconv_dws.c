@@ -144,34 +144,43 @@ static void set_held(sm *s, unsigned e)
 }
 
 /* Sync points give their slot back; free slots go to the oldest groups
- * without one that can run ([M] 6.6). */
+ * without one that can run ([M] 6.6). One pass in the common case (it runs
+ * every cycle): the hand-out scans only while a group wants a slot. */
+static bool slot_waits(const sm *s, const dws_ent *d, unsigned e)
+{
+    return d->wait_rec || d->wait_bl || s->ent[e].at_barrier;
+}
+
 static void slots_settle(sm *s)
 {
     dws_state *q = s->rc_state;
+    bool want = false;
     for (unsigned e = 0; e < s->nent_cap; e++) {
         dws_ent *d = &q->e[e];
-        if (s->ent[e].live && d->slot && (d->wait_rec || d->wait_bl || s->ent[e].at_barrier)) {
+        if (!s->ent[e].live)
+            continue;
+        if (d->slot && slot_waits(s, d, e)) {
             d->slot = false;
             q->slots_used--;
-            set_held(s, e);
         }
+        want |= !d->slot && !slot_waits(s, d, e);
+        set_held(s, e);
     }
+    if (!want)
+        return;
     while (q->slots_used < s->p.dws_slots) {
         int best = -1;
         for (unsigned e = 0; e < s->nent_cap; e++) {
             const dws_ent *d = &q->e[e];
-            if (s->ent[e].live && !d->slot && !d->wait_rec && !d->wait_bl && !s->ent[e].at_barrier &&
-                (best < 0 || d->seq < q->e[best].seq))
+            if (s->ent[e].live && !d->slot && !slot_waits(s, d, e) && (best < 0 || d->seq < q->e[best].seq))
                 best = (int)e;
         }
         if (best < 0)
             break;
         q->e[best].slot = true;
         q->slots_used++;
+        set_held(s, (unsigned)best);
     }
-    for (unsigned e = 0; e < s->nent_cap; e++)
-        if (s->ent[e].live)
-            set_held(s, e);
 }
 
 /* ---- entities ----------------------------------------------------------- */
