@@ -23,6 +23,7 @@ const param_def param_table[] = {
 #include "noc/params.def"
 #include "gpu/params.def"
 #include "stats/params.def"
+#include "energy/params.def"
 #include "scenario/params.def"
 #undef PARAM
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "config/config_lib.h"
+#include "energy/energy.h"
 #include "gpu/gpu_internal.h"
 #include "gpu/gpu_ports.h"
 #include "simtgrid/json.h"
@@ -290,6 +291,9 @@ bool gpu_run(gpu *g, gpu_result *r, GError **err)
     stats_derived(g->st, "chip", "thread_ipc", "thread-instructions/cycle",
                   "thread instructions per core cycle, all SMs",
                   r->core_cycles ? (double)r->thread_insts / r->core_cycles : 0);
+    energy_params ep;
+    energy_params_read(&ep, g->cfg);
+    energy_report(&ep, g->st, g->nsms, r->core_cycles, r->core_mhz);
     for (unsigned i = 0; i < g->nsms; i++)
         if (sm_error(g->sms[i])) {
             g_set_error(err, SIMTGRID_ERROR, 1, "sm%u: %s", i, sm_error(g->sms[i]));

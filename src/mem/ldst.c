@@ -82,9 +82,15 @@ struct ldst {
     bool stalled, changed, cur_refused;
     cache_fail stall_cause;
     uint64_t stall_last;    /* last core cycle already counted */
-    /* Hits in flight (constant latency: a FIFO). */
+    /* Hits in flight, in order of ready cycle (a FIFO while hit_interval
+     * is 0: every hit then has the same latency). */
     hit_ev *hits;
     unsigned hhead, hcount, hcap;
+    /* With hit_interval > 0, one warp's L1 hits return at most one line per
+     * hit_interval cycles: hit_free[w] is the first cycle warp w's next hit
+     * may be ready (grown on demand to the warp slots seen). */
+    unsigned hit_interval, nhit_free;
+    uint64_t *hit_free;
     /* An atomic access holds the L1 port one cycle per atomic_rate lanes:
      * the next access waits for port_free (core cycle). */
     double atomic_rate;
@@ -193,6 +199,26 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
 
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
 
+void ldst_set_hit_interval(ldst *u, unsigned cycles) { u->hit_interval = cycles; }
+
+/* The ready cycle of a hit of warp `w` whose data the L1 has at `ready`:
+ * no earlier than hit_interval cycles after the warp's previous hit. */
+static uint64_t warp_hit_ready(ldst *u, unsigned w, uint64_t ready)
+{
+    if (!u->hit_interval)
+        return ready;
+    if (w >= u->nhit_free) {
+        unsigned n = MAX(w + 1, 2 * u->nhit_free);
+        u->hit_free = g_renew(uint64_t, u->hit_free, n);
+        for (unsigned i = u->nhit_free; i < n; i++)
+            u->hit_free[i] = 0;
+        u->nhit_free = n;
+    }
+    ready = MAX(ready, u->hit_free[w]);
+    u->hit_free[w] = ready + u->hit_interval;
+    return ready;
+}
+
 void ldst_set_feedback(ldst *u, mem_feedback *fb)
 {
     u->fb = fb;
@@ -261,6 +287,7 @@ void ldst_free(ldst *u)
     g_free(u->atom);
     g_free(u->lanes);
     g_free(u->hits);
+    g_free(u->hit_free);
     g_queue_free(u->resp_wait);
     g_free(u->name);
     g_free(u->l1name);
@@ -404,7 +431,12 @@ static void push_hit(ldst *u, uint64_t ready, uint32_t slot, uint64_t line)
         u->hhead = 0;
         u->hcap *= 2;
     }
-    u->hits[(u->hhead + u->hcount++) % u->hcap] = (hit_ev){ready, slot, line};
+    /* Sorted insert from the tail: only a delayed hit (hit_interval) moves
+     * past a later-pushed one; equal ready cycles keep push order. */
+    unsigned i = u->hcount++;
+    for (; i > 0 && u->hits[(u->hhead + i - 1) % u->hcap].ready > ready; i--)
+        u->hits[(u->hhead + i) % u->hcap] = u->hits[(u->hhead + i - 1) % u->hcap];
+    u->hits[(u->hhead + i) % u->hcap] = (hit_ev){ready, slot, line};
 }
 
 /* Take the next instruction from the SM into the unit. */
@@ -519,7 +551,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
         if (r.outcome != CACHE_BYPASSED && cache_get_params(u->l1)->write == CACHE_WRITE_BACK)
             complete_access(u, u->cur, t);
     } else if (r.outcome == CACHE_HIT)
-        push_hit(u, r.ready, u->cur, a->line);
+        push_hit(u, warp_hit_ready(u, u->req.warp, r.ready), u->cur, a->line);
     else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
         u->inst[u->cur].misses++;       /* completes on its fill or reply */
         if (u->fb && u->req.op == MEM_LOAD)

@@ -40,6 +40,9 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
 /* An atomic access of n lanes holds the L1 port ceil(n / lanes_per_cycle)
  * core cycles (the lanes go through one by one; default 32: one cycle). */
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle);
+/* One warp's L1 hits return at most one line per `cycles` core cycles
+ * (0: no limit, each hit ready hit_latency after its access). */
+void ldst_set_hit_interval(ldst *u, unsigned cycles);
 des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */
