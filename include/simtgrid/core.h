@@ -90,7 +90,7 @@ typedef struct core_params {
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
      * re-convergence choices */
     unsigned dws_wst_entries, dws_slots, dws_block_limit;
-    bool dws_branch_split, dws_nested_split, dws_pc_merge, dws_branch_limited;
+    bool dws_branch_split, dws_nested_split, dws_pc_merge, dws_branch_limited, dws_ready_queue;
     core_dws_mem dws_mem_split;
     unsigned mem_pending_per_warp;
     bool wait_for_stores;

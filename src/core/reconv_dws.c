@@ -27,8 +27,10 @@
  *
  * PC-based re-convergence (core.dws_pc_merge, [M] 4.5): when a group issues
  * a global memory instruction and another group is ready, the ready splits
- * of its warp at one pc with the same stack merge; the 3-4 cycle compare is
- * hidden by the switch (no cycle charged).
+ * of its warp that stand at its pc with the same stack merge into it (they
+ * passed that instruction earlier and were served: in MV5 a resumed split
+ * starts at the memory instruction it was switched out at); the 3-4 cycle
+ * compare is hidden by the switch (no cycle charged).
  *
  * Memory subdivision (core.dws_mem_split, [M] 5): a load asks the memory
  * side for per-lane reports (MEM_LANE_REPORT); its first report is the hit
@@ -61,6 +63,7 @@ typedef struct dws_ent {
     bool wait_rec;                  /* waits at its top (barrier) entry's rpc */
     bool wait_bl;                   /* BranchLimited: waits before the branch at its pc */
     uint64_t seq;                   /* creation order (slot hand-out) */
+    uint64_t last_issue;            /* cycle of its last issue (ready-queue order) */
     /* its outstanding load (memory subdivision) */
     int tag;                        /* -1: none */
     bool decided;                   /* the hit mask was seen and judged */
@@ -77,6 +80,7 @@ typedef struct dws_state {
     uint64_t splits_branch, splits_mem, merges_pc, merges_stack, merges_bl;
     uint64_t wst_max, wst_full_cycles, wst_area, wst_last;   /* area: entries x cycles */
     uint64_t push_full;              /* divergences that pushed because the WST was full */
+    int cur;                         /* the group that issued last (-1: none) */
 } dws_state;
 
 static unsigned dws_capacity(const core_params *p) { return p->max_warps + p->dws_wst_entries; }
@@ -85,6 +89,7 @@ static void *dws_create(sm *s)
 {
     dws_state *q = g_new0(dws_state, 1);
     q->e = g_new0(dws_ent, s->nent_cap);
+    q->cur = -1;
     for (unsigned i = 0; i < s->nent_cap; i++)
         q->e[i].tag = -1;
     return q;
@@ -139,34 +144,43 @@ static void set_held(sm *s, unsigned e)
 }
 
 /* Sync points give their slot back; free slots go to the oldest groups
- * without one that can run ([M] 6.6). */
+ * without one that can run ([M] 6.6). One pass in the common case (it runs
+ * every cycle): the hand-out scans only while a group wants a slot. */
+static bool slot_waits(const sm *s, const dws_ent *d, unsigned e)
+{
+    return d->wait_rec || d->wait_bl || s->ent[e].at_barrier;
+}
+
 static void slots_settle(sm *s)
 {
     dws_state *q = s->rc_state;
+    bool want = false;
     for (unsigned e = 0; e < s->nent_cap; e++) {
         dws_ent *d = &q->e[e];
-        if (s->ent[e].live && d->slot && (d->wait_rec || d->wait_bl || s->ent[e].at_barrier)) {
+        if (!s->ent[e].live)
+            continue;
+        if (d->slot && slot_waits(s, d, e)) {
             d->slot = false;
             q->slots_used--;
-            set_held(s, e);
         }
+        want |= !d->slot && !slot_waits(s, d, e);
+        set_held(s, e);
     }
+    if (!want)
+        return;
     while (q->slots_used < s->p.dws_slots) {
         int best = -1;
         for (unsigned e = 0; e < s->nent_cap; e++) {
             const dws_ent *d = &q->e[e];
-            if (s->ent[e].live && !d->slot && !d->wait_rec && !d->wait_bl && !s->ent[e].at_barrier &&
-                (best < 0 || d->seq < q->e[best].seq))
+            if (s->ent[e].live && !d->slot && !slot_waits(s, d, e) && (best < 0 || d->seq < q->e[best].seq))
                 best = (int)e;
         }
         if (best < 0)
             break;
         q->e[best].slot = true;
         q->slots_used++;
+        set_held(s, (unsigned)best);
     }
-    for (unsigned e = 0; e < s->nent_cap; e++)
-        if (s->ent[e].live)
-            set_held(s, e);
 }
 
 /* ---- entities ----------------------------------------------------------- */
@@ -410,29 +424,26 @@ static void try_bl_merge(sm *s, unsigned hw)
     set_held(s, (unsigned)first);
 }
 
-/* PC-based re-convergence among the ready groups of hw's warp. */
-static void pc_merge(sm *s, unsigned hw, uint64_t cycle)
+/* PC-based re-convergence ([M] 4.5): the running group r has just issued a
+ * memory instruction; the ready groups of its warp now at r's pc with the
+ * same stack (they issued that instruction earlier and were served) merge
+ * into r and wait with it (r.mask |= q.mask). A ready group that holds no
+ * scheduler slot may merge too ([M] 6.6). */
+static void pc_merge(sm *s, unsigned r, uint64_t cycle)
 {
     dws_state *q = s->rc_state;
-    for (unsigned a = 0; a < s->nent_cap; a++) {
-        if (!s->ent[a].live || s->ent[a].hw != hw || s->hw[hw].nentities < 2)
+    unsigned hw = s->ent[r].hw;
+    for (unsigned b = 0; b < s->nent_cap && s->hw[hw].nentities > 1; b++) {
+        if (b == r || !s->ent[b].live || s->ent[b].hw != hw || s->ent[b].pc != s->ent[r].pc)
             continue;
-        bool ra = idle_ready(s, a, cycle) || (!s->ent[a].mem_wait && !q->e[a].slot && !q->e[a].wait_rec &&
-                                              !q->e[a].wait_bl && !s->ent[a].at_barrier);
-        if (!ra)
+        bool rb = idle_ready(s, b, cycle) || (!s->ent[b].mem_wait && !q->e[b].slot && !q->e[b].wait_rec &&
+                                              !q->e[b].wait_bl && !s->ent[b].at_barrier);
+        if (!rb || !same_frame(&q->e[r], &q->e[b]))
             continue;
-        for (unsigned b = a + 1; b < s->nent_cap; b++) {
-            if (!s->ent[b].live || s->ent[b].hw != hw || s->ent[b].pc != s->ent[a].pc)
-                continue;
-            bool rb = idle_ready(s, b, cycle) || (!s->ent[b].mem_wait && !q->e[b].slot && !q->e[b].wait_rec &&
-                                                  !q->e[b].wait_bl && !s->ent[b].at_barrier);
-            if (!rb || !same_frame(&q->e[a], &q->e[b]))
-                continue;
-            merge_into(s, a, b);
-            q->merges_pc++;
-        }
-        collapse(s, a);
+        merge_into(s, r, b);
+        q->merges_pc++;
     }
+    collapse(s, r);
 }
 
 /* Groups waiting to merge whose last load has since returned. */
@@ -497,6 +508,8 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
     const isa_inst *in = o->inst;
     unsigned hw = w->hw;
     uint32_t exited = o->exited & w->active;
+    d->last_issue = s->cycle;
+    q->cur = (int)e;
     if (exited) {   /* gone from every copy of the warp's stack */
         for (unsigned x = 0; x < s->nent_cap; x++)
             if (s->ent[x].live && s->ent[x].hw == hw && x != e) {
@@ -563,7 +576,7 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
         for (unsigned x = 0; x < s->nent_cap && !others; x++)
             others = x != e && s->ent[x].live && s->status[x] == WS_READY;
         if (others)
-            pc_merge(s, hw, s->cycle + 1);
+            pc_merge(s, e, s->cycle + 1);
     }
     slots_settle(s);
 }
@@ -677,6 +690,29 @@ static void dws_stats(sm *s, stats *st, const char *blk, bool final)
                   "divergent branches that pushed the stack because the WST was full", &q->push_full);
 }
 
+/* Switch on cache access with a ready queue ([M] 3.3): the group that
+ * issued last keeps the pipeline while it is ready; otherwise the ready
+ * group that has waited longest since its last issue (a split created at a
+ * branch queues from the branch) runs, then the oldest warp. */
+static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
+{
+    dws_state *q = s->rc_state;
+    (void)wake;
+    if (!s->p.dws_ready_queue)
+        return sched_pick(&s->sc[sc].s, &s->view, k);
+    if (q->cur >= 0 && s->ent[q->cur].live && s->ent[q->cur].sched == sc && s->status[q->cur] == WS_READY)
+        return q->cur;
+    int best = -1;
+    for (unsigned e = 0; e < s->nent_cap; e++) {
+        if (!s->ent[e].live || s->ent[e].sched != sc || s->status[e] != WS_READY)
+            continue;
+        if (best < 0 || q->e[e].last_issue < q->e[best].last_issue ||
+            (q->e[e].last_issue == q->e[best].last_issue && s->age[e] < s->age[best]))
+            best = (int)e;
+    }
+    return best;
+}
+
 const reconv_ops reconv_dws_ops = {
     .packs = false,
     .capacity = dws_capacity,
@@ -687,5 +723,6 @@ const reconv_ops reconv_dws_ops = {
     .before_cycle = dws_before_cycle,
     .every_cycle = true,
     .mem_partial = dws_mem_partial,
+    .pick = dws_pick,
     .stats = dws_stats,
 };

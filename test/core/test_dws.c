@@ -134,3 +134,24 @@ Test(dws, full_wst_prevents_subdivision)
     cr_expect_eq(m[0], ALL);
     harness_free(h);
 }
+
+Test(dws, ready_queue_keeps_the_issuer_until_it_waits)
+{
+    /* core.dws_ready_queue (MV5's switch on cache access, [M] 3.3): the
+     * group that issued last keeps the pipeline while it is ready. Nothing
+     * here blocks (stores do not wait), so after the branch at pc 3 the
+     * split that keeps the parent's entry (even, the taken path) runs 6, 7,
+     * 8, 9, 10 alone, then the odd split 4, 5, 8, 9, 10. At the even split's
+     * store (pc 9) the odd one stands at pc 4, not at 10: no PC merge.
+     * 4 + 5 + 5 = 14 issues. */
+    const char *x[] = {"core.dws_ready_queue=true", NULL};
+    harness *h = run(x, 16);
+    static const uint32_t pcs[] = {0, 1, 2, 3, 6, 7, 8, 9, 10, 4, 5, 8, 9, 10};
+    cr_assert_eq(h->nlog, 14);
+    for (unsigned i = 0; i < 14; i++) {
+        cr_expect_eq(h->log[i].pc, pcs[i], "issue %u at pc %u", i, h->log[i].pc);
+        cr_expect_eq(h->log[i].active, i < 4 ? ALL : i < 9 ? EVEN : ODD, "issue %u", i);
+    }
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 0);
+    harness_free(h);
+}

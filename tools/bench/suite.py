@@ -35,6 +35,7 @@ SUITE = [
     ("6 divergent FMA, 1 SM, large warps", "workloads/bench/divergent_fma_lwm.ini", 5e5, None),
     ("7 divergent FMA, 1 SM, TBC", "workloads/bench/divergent_fma_tbc.ini", 5e5, None),
     ("8 divergent FMA, 1 SM, dynamic warp formation", "workloads/bench/divergent_fma_dwf.ini", 3e5, None),
+    ("9 divergent FMA, 1 SM, dynamic warp subdivision", "workloads/bench/divergent_fma_dws.ini", 3e5, None),
 ]
 
 
