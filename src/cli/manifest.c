@@ -17,6 +17,7 @@
 #include <glib/gstdio.h>
 
 #include "cli/runner.h"
+#include "config/config_lib.h"
 #include "simtgrid/input.h"
 
 #define MANIFEST "manifest.tsv"
@@ -44,8 +45,7 @@ bool manifest_write(const plan *pl, const char *dir, GError **err)
 
 static bool bad(GError **err, const char *path, unsigned line, const char *what)
 {
-    g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "%s:%u: %s", path, line, what);
-    return false;
+    return input_error_at(err, path, line, "%s", what);
 }
 
 static bool parse_line(plan *pl, GArray *pts, char *line, const char *path, unsigned ln, GError **err)

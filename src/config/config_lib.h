@@ -6,6 +6,7 @@
 #define SIMTGRID_CONFIG_LIB_H
 
 #include <glib.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -118,7 +119,16 @@ char *kf_resolve_path(const char *base, const char *rel);
  * or all-blank text gives an empty vector. */
 char **kf_split_list(const char *text);
 
-/* Set *err to a SIMTGRID_ERROR_INPUT error (printf style). Returns false. */
+/* The one user-error helper (input_error.c). Sets *err (domain, code) to
+ * "FILE:LINE: MSG", "FILE: MSG" when line is 0, or "MSG" when file is NULL
+ * (the message then names its origin itself). Returns false. */
+bool input_error_v(GError **err, GQuark domain, int code, const char *file, unsigned line,
+                   const char *fmt, va_list ap) G_GNUC_PRINTF(6, 0);
+bool input_error_in(GError **err, GQuark domain, int code, const char *file, unsigned line,
+                    const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+/* The same in SIMTGRID_ERROR / SIMTGRID_ERROR_INPUT. */
+bool input_error_at(GError **err, const char *file, unsigned line, const char *fmt, ...)
+    G_GNUC_PRINTF(4, 5);
 bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
 /* The user error about one key of an input file, in the one form every
  * reader uses: "FILE:LINE: [GROUP] key 'KEY': MESSAGE" (no ":LINE" when
@@ -127,5 +137,9 @@ bool input_error(GError **err, const char *fmt, ...) G_GNUC_PRINTF(2, 3);
  * what was given. Returns false. */
 bool key_error(GError **err, const char *file, int line, const char *group, const char *key,
                const char *fmt, ...) G_GNUC_PRINTF(6, 7);
+/* "FILE:LINE", the origin a value keeps for later errors. */
+char *input_origin(const char *file, unsigned line);
+/* "FILE:LINE: [group] key 'k'", the start of an error about one key. */
+char *input_key_where(const char *file, unsigned line, const char *group, const char *key);
 
 #endif

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "config/config_lib.h"
 #include "simtgrid/config.h"
 #include "simtgrid/input.h"
 
@@ -64,7 +65,7 @@ bool input_read(const char *path, size_t max, char **text, size_t *len, GError *
     char *why = input_read_why(path, max, text, len);
     if (!why)
         return true;
-    g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "%s: cannot read file (%s)", path, why);
+    input_error_at(err, path, 0, "cannot read file (%s)", why);
     g_free(why);
     return false;
 }

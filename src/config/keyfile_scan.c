@@ -54,14 +54,15 @@ static bool scan_line(kf_doc *d, GArray *groups, GArray *entries, char *line, in
         while (after && (*after == ' ' || *after == '\t'))
             after++;
         if (!close || *after || close == line + 1 || memchr(line + 1, '[', (size_t)(close - line - 1)))
-            return input_error(err, "%s:%d: expected a group header like '[name]', got '%s'",
-                               d->path, lineno, line);
+            return input_error_at(err, d->path, lineno,
+                                  "expected a group header like '[name]', got '%s'", line);
         char *name = g_strndup(line + 1, (size_t)(close - line - 1));
         for (guint i = 0; i < groups->len; i++) {
             kf_group *g = &g_array_index(groups, kf_group, i);
             if (!strcmp(g->name, name)) {
-                input_error(err, "%s:%d: group [%s] appears again (first at line %d): expected each group once",
-                            d->path, lineno, name, g->line);
+                input_error_at(err, d->path, lineno,
+                               "group [%s] appears again (first at line %d): expected each group once",
+                               name, g->line);
                 g_free(name);
                 return false;
             }
@@ -72,17 +73,18 @@ static bool scan_line(kf_doc *d, GArray *groups, GArray *entries, char *line, in
     }
     char *eq = strchr(line, '=');
     if (!eq || eq == line)
-        return input_error(err, "%s:%d: expected 'key = value', '[group]' or a '#' comment, got '%s'",
-                           d->path, lineno, line);
+        return input_error_at(err, d->path, lineno,
+                              "expected 'key = value', '[group]' or a '#' comment, got '%s'", line);
     char *key = g_strchomp(g_strndup(line, (size_t)(eq - line)));
     if (!*key || strpbrk(key, "[]")) {
-        input_error(err, "%s:%d: bad key '%s': expected a name without '[' or ']'", d->path, lineno, key);
+        input_error_at(err, d->path, lineno,
+                       "bad key '%s': expected a name without '[' or ']'", key);
         g_free(key);
         return false;
     }
     if (!groups->len) {
-        input_error(err, "%s:%d: key '%s' comes before any group: expected a '[group]' line first",
-                    d->path, lineno, key);
+        input_error_at(err, d->path, lineno,
+                       "key '%s' comes before any group: expected a '[group]' line first", key);
         g_free(key);
         return false;
     }
@@ -91,8 +93,9 @@ static bool scan_line(kf_doc *d, GArray *groups, GArray *entries, char *line, in
         kf_entry *e = &g_array_index(entries, kf_entry, i);
         /* Entries keep the group's index until the array stops moving. */
         if (GPOINTER_TO_UINT(e->group) == groups->len - 1 && !strcmp(e->key, key)) {
-            input_error(err, "%s:%d: [%s] key '%s' is set again (first at line %d): expected each key once",
-                        d->path, lineno, cur->name, key, e->line);
+            input_error_at(err, d->path, lineno,
+                           "[%s] key '%s' is set again (first at line %d): expected each key once",
+                           cur->name, key, e->line);
             g_free(key);
             return false;
         }
@@ -172,9 +175,9 @@ kf_doc *kf_doc_load(const char *path, const char *named_by, GError **err)
     char *why = input_read_why(path, INPUT_MAX_BYTES, &text, &len);
     if (why) {
         if (named_by)
-            input_error(err, "%s: cannot read '%s' (%s)", named_by, path, why);
+            input_error_at(err, named_by, 0, "cannot read '%s' (%s)", path, why);
         else
-            input_error(err, "%s: cannot read file (%s)", path, why);
+            input_error_at(err, path, 0, "cannot read file (%s)", why);
         g_free(why);
         return NULL;
     }
@@ -185,14 +188,14 @@ kf_doc *kf_doc_load(const char *path, const char *named_by, GError **err)
         int line = 1;
         for (const char *p = text; *p; p++)
             line += *p == '\n';
-        ok = input_error(err, "%s:%d: unexpected NUL byte: expected a text file", path, line);
+        ok = input_error_at(err, path, line, "unexpected NUL byte: expected a text file");
     }
     const char *bad_utf8 = NULL;
     if (ok && !g_utf8_validate(text, (gssize)len, &bad_utf8)) {
         int line = 1;
         for (const char *p = text; p < bad_utf8; p++)
             line += *p == '\n';
-        ok = input_error(err, "%s:%d: invalid UTF-8: expected UTF-8 text", path, line);
+        ok = input_error_at(err, path, line, "invalid UTF-8: expected UTF-8 text");
     }
     ok = ok && scan_text(d, text, err) && fill_values(d, text, len, err);
     g_free(text);

@@ -42,34 +42,3 @@ const char *nearest_of(const char *name, const char *const *cands, size_t n)
     }
     return best;
 }
-
-bool key_error(GError **err, const char *file, int line, const char *group, const char *key,
-               const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    GString *s = g_string_new(file);
-    if (line > 0)
-        g_string_append_printf(s, ":%d", line);
-    g_string_append(s, ": ");
-    if (group)
-        g_string_append_printf(s, "[%s] ", group);
-    g_string_append_printf(s, "key '%s': %s", key, msg);
-    g_set_error_literal(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, s->str);
-    g_string_free(s, TRUE);
-    g_free(msg);
-    return false;
-}
-
-bool input_error(GError **err, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
-    va_end(ap);
-    g_set_error_literal(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, msg);
-    g_free(msg);
-    return false;
-}

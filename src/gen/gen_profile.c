@@ -181,8 +181,8 @@ gen_profile *gen_profile_load(const char *path, GError **err)
     for (unsigned i = 0; i < d->ngroups && ok; i++) {
         const kf_group *g = &d->groups[i];
         if (!known_group(g->name))
-            ok = input_error(err, "%s:%d: unknown group [%s] (did you mean [%s]?)", path, g->line,
-                             g->name, nearest_of(g->name, groups, G_N_ELEMENTS(groups)));
+            ok = input_error_at(err, path, g->line, "unknown group [%s] (did you mean [%s]?)",
+                                g->name, nearest_of(g->name, groups, G_N_ELEMENTS(groups)));
     }
     for (unsigned i = 0; i < d->nentries && ok; i++) {
         const kf_entry *e = &d->entries[i];

@@ -32,10 +32,8 @@ static bool lerr(lp *p, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    char *m = g_strdup_vprintf(fmt, ap);
+    input_error_v(p->err, ISA_ERROR, ISA_ERROR_INPUT, p->file, p->line, fmt, ap);
     va_end(ap);
-    g_set_error(p->err, ISA_ERROR, ISA_ERROR_INPUT, "%s:%u: %s", p->file, p->line, m);
-    g_free(m);
     return false;
 }
 
@@ -62,16 +60,15 @@ static char *read_text(const char *path, GError **err)
     GError *e = NULL;
     if (!g_spawn_sync(NULL, (char **)argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &text, &errs,
                       &status, &e)) {
-        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT,
-                    "%s: cannot run 'xz -dc' to decompress it (%s); install xz-utils", path,
-                    e->message);
+        input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, path, 0,
+                       "cannot run 'xz -dc' to decompress it (%s); install xz-utils", e->message);
         g_error_free(e);
         g_free(errs);
         return NULL;
     }
     if (!g_spawn_check_wait_status(status, NULL)) {
-        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: 'xz -dc' failed: %s", path,
-                    g_strstrip(errs));
+        input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, path, 0, "'xz -dc' failed: %s",
+                       g_strstrip(errs));
         g_free(text);
         text = NULL;
     }
@@ -390,8 +387,8 @@ bool atrace_read_dims(const char *path, uint32_t grid[3], uint32_t block[3], GEr
     if (g_str_has_suffix(path, ".xz")) {
         if (!(text = read_text(path, err))) return false;
     } else if (!(f = fopen(path, "r"))) {
-        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: cannot open: %s", path, g_strerror(errno));
-        return false;
+        return input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, path, 0, "cannot open: %s",
+                              g_strerror(errno));
     }
     char *cur = text, *line = NULL;
     size_t cap = 0;
@@ -503,9 +500,8 @@ char **atrace_list_load(const char *path, GError **err)
         char *l = g_strstrip(lines[i]);
         if (!*l || g_str_has_prefix(l, "MemcpyHtoD") || g_str_has_prefix(l, "MemcpyDtoH")) continue;
         if (!g_str_has_prefix(l, "kernel")) {
-            g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT,
-                        "%s:%u: expected a kernel file (kernel-N.traceg) or a MemcpyHtoD line, got '%.40s'",
-                        path, i + 1, l);
+            input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, path, i + 1,
+                           "expected a kernel file (kernel-N.traceg) or a MemcpyHtoD line, got '%.40s'", l);
             ok = false;
             break;
         }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/config_lib.h"
 #include "dinit.h"
 
 typedef struct dgraph {
@@ -70,8 +71,9 @@ typedef struct gread {
 static bool line_error(const gread *r, unsigned line, const char *what, const char *text)
 {
     char *t = g_strndup(text, strcspn(text, "\r\n"));
-    dinit_error(r->err, r->ctx, MEMIMG_ERROR_BAD_VALUE, "%s:%u: %s, got '%.40s'", r->path, line,
-                what, t);
+    char *at = input_origin(r->path, line);
+    dinit_error(r->err, r->ctx, MEMIMG_ERROR_BAD_VALUE, "%s: %s, got '%.40s'", at, what, t);
+    g_free(at);
     g_free(t);
     return false;
 }

@@ -21,8 +21,7 @@ static bool falls_through(const isa_inst *in)
 
 static bool cfg_error(const isa_program *p, GError **err, unsigned line, const char *msg)
 {
-    g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s:%u: %s", p->file, line, msg);
-    return false;
+    return input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, p->file, line, "%s", msg);
 }
 
 static void make_blocks(isa_program *p)

@@ -89,7 +89,7 @@ static bool dir_data(isa_parser *ps, char *rest, memimg *check)
     d.count = count;
     d.base = ps->next_data_base;
     d.line = ps->line;
-    char *origin = g_strdup_printf("%s:%u", ps->file, ps->line);
+    char *origin = input_origin(ps->file, ps->line);
     GError *e = NULL;
     bool ok = memimg_add_array(check, name, d.base, d.elem_bytes, d.is_float, count, init_text, origin, &e);
     g_free(origin);

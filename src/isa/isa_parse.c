@@ -11,10 +11,8 @@ bool isa_perr(isa_parser *ps, const char *fmt, ...)
     if (ps->err) return false;
     va_list ap;
     va_start(ap, fmt);
-    char *msg = g_strdup_vprintf(fmt, ap);
+    input_error_v(&ps->err, ISA_ERROR, ISA_ERROR_INPUT, ps->file, ps->line, fmt, ap);
     va_end(ap);
-    ps->err = g_error_new(ISA_ERROR, ISA_ERROR_INPUT, "%s:%u: %s", ps->file, ps->line, msg);
-    g_free(msg);
     return false;
 }
 

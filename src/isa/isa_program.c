@@ -171,12 +171,12 @@ isa_program *isa_program_load_file(const char *path, GError **err)
     size_t len = 0;
     char *why = input_read_why(path, INPUT_MAX_BYTES, &text, &len);
     if (why) {
-        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: cannot read kernel (%s)", path, why);
+        input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, path, 0, "cannot read kernel (%s)", why);
         g_free(why);
         return NULL;
     }
     if (strlen(text) != len) {
-        g_set_error(err, ISA_ERROR, ISA_ERROR_INPUT, "%s: not a text file (contains a NUL byte)", path);
+        input_error_in(err, ISA_ERROR, ISA_ERROR_INPUT, path, 0, "not a text file (contains a NUL byte)");
         g_free(text);
         return NULL;
     }
@@ -253,7 +253,7 @@ bool isa_program_add_data(const isa_program *p, memimg *m, GError **err)
 {
     for (unsigned i = 0; i < p->ndata; i++) {
         const isa_data_decl *d = &p->data[i];
-        char *origin = g_strdup_printf("%s:%u", p->file, d->line);
+        char *origin = input_origin(p->file, d->line);
         bool ok = memimg_add_array(m, d->name, d->base, d->elem_bytes, d->is_float, d->count, d->init,
                                    origin, err);
         g_free(origin);

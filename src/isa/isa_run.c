@@ -60,12 +60,11 @@ static bool fault_error(const isa_cta *c, const isa_exec_out *o, GError **err)
 {
     const isa_program *p = c->launch->prog;
     unsigned l = (unsigned)__builtin_ctz(o->fault);
-    g_set_error(err, ISA_ERROR, ISA_ERROR_RUN,
-                "%s:%u: shared memory access out of bounds: offset %" G_GUINT64_FORMAT
-                " size %u, the CTA has %u bytes (CTA %u,%u,%u, lane %u)",
-                p->file, o->inst->line, o->addr[l], o->access_size, c->shared_bytes, c->ctaid[0],
-                c->ctaid[1], c->ctaid[2], l);
-    return false;
+    return input_error_in(err, ISA_ERROR, ISA_ERROR_RUN, p->file, o->inst->line,
+                          "shared memory access out of bounds: offset %" G_GUINT64_FORMAT
+                          " size %u, the CTA has %u bytes (CTA %u,%u,%u, lane %u)",
+                          o->addr[l], o->access_size, c->shared_bytes, c->ctaid[0], c->ctaid[1],
+                          c->ctaid[2], l);
 }
 
 static bool run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, GError **err)

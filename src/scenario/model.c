@@ -25,8 +25,8 @@ static bool check_groups(const kf_doc *d, GError **err)
         const char *near = param_nearest_group(g->name);
         if (!near || edit_distance(g->name, "model") < edit_distance(g->name, near))
             near = "model";
-        return input_error(err, "%s:%d: unknown group [%s] (did you mean [%s]?)", d->path, g->line,
-                           g->name, near);
+        return input_error_at(err, d->path, g->line, "unknown group [%s] (did you mean [%s]?)",
+                              g->name, near);
     }
     for (unsigned i = 0; i < d->nentries; i++) {
         const kf_entry *e = &d->entries[i];
@@ -67,7 +67,7 @@ static bool load_includes(load_state *ls, const kf_doc *d, GPtrArray *acc, GErro
     const kf_entry *inc = kf_find(d, "model", "include");
     if (!inc)
         return true;
-    char *where = g_strdup_printf("%s:%d: [model] key 'include'", d->path, inc->line);
+    char *where = input_key_where(d->path, inc->line, "model", "include");
     char **files = kf_split_list(inc->value);
     bool ok = true;
     if (!files || !files[0])
@@ -99,7 +99,7 @@ static bool own_values(const kf_doc *d, GPtrArray *acc, GPtrArray *owned, GError
         flat_entry *f = g_new0(flat_entry, 1);
         f->key = g_strdup_printf("%s.%s", e->group, e->key);
         f->value = g_strdup(e->value);
-        f->origin = g_strdup_printf("%s:%d", d->path, e->line);
+        f->origin = input_origin(d->path, e->line);
         f->where = g_strdup_printf("%s: [%s]", f->origin, e->group);
         g_ptr_array_add(owned, f);
         g_ptr_array_add(acc, f);

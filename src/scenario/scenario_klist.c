@@ -42,7 +42,7 @@ static bool expand(const scenario *s, const launch *l, const kf_doc *d, GArray *
 {
     char *group = g_strdup_printf("launch.%s", l->name);
     const kf_entry *e = kf_find(d, group, "kernel");
-    char *where = g_strdup_printf("%s:%d: [%s] key 'kernel'", d->path, e ? e->line : 0, group);
+    char *where = input_key_where(d->path, e ? e->line : 0, group, "kernel");
     GError *le = NULL;
     char **files = atrace_list_load(l->kernel, &le);
     bool ok = files != NULL;

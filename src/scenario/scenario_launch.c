@@ -153,7 +153,7 @@ static bool valid_launch_name(const char *n)
 static bool parse_one(launch *l, const kf_doc *d, const kf_group *g, GError **err)
 {
     l->name = g_strdup(g->name + strlen("launch."));
-    l->origin = g_strdup_printf("%s:%d", d->path, g->line);
+    l->origin = input_origin(d->path, g->line);
     l->grid[0] = l->grid[1] = l->grid[2] = 1;
     l->block[0] = l->block[1] = l->block[2] = 1;
     l->sm_first = l->sm_last = -1;
@@ -165,7 +165,7 @@ static bool parse_one(launch *l, const kf_doc *d, const kf_group *g, GError **er
         const kf_entry *e = &d->entries[i];
         if (e->group != g->name)
             continue;
-        char *where = g_strdup_printf("%s:%d: [%s] key '%s'", d->path, e->line, g->name, e->key);
+        char *where = input_key_where(d->path, e->line, g->name, e->key);
         bool ok = parse_key(l, d, e, where, err);
         g_free(where);
         if (!ok)
@@ -190,8 +190,9 @@ static bool parse_one(launch *l, const kf_doc *d, const kf_group *g, GError **er
             return input_error(err, "%s: [%s] key '%s' is missing: expected %s", l->origin, g->name,
                                required[k], what[k]);
     if (start && after)
-        return input_error(err, "%s:%d: [%s] keys 'start' (line %d) and 'after' (line %d) are both given: expected one of them",
-                           d->path, MAX(start->line, after->line), g->name, start->line, after->line);
+        return input_error_at(err, d->path, MAX(start->line, after->line),
+                              "[%s] keys 'start' (line %d) and 'after' (line %d) are both given: "
+                              "expected one of them", g->name, start->line, after->line);
     return true;
 }
 

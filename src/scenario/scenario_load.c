@@ -26,10 +26,11 @@ static bool check_layout(const kf_doc *d, GError **err)
         if (known(g->name, scenario_groups, 4) || g_str_has_prefix(g->name, "launch."))
             continue;
         if (param_group_exists(g->name))   /* a model group pasted into a scenario */
-            return input_error(err, "%s:%d: unknown group [%s] (parameters go in [set] as '%s.KEY = VALUE')",
-                               d->path, g->line, g->name, g->name);
-        return input_error(err, "%s:%d: unknown group [%s] (did you mean [%s]?)", d->path, g->line,
-                           g->name, nearest_of(g->name, scenario_groups, G_N_ELEMENTS(scenario_groups)));
+            return input_error_at(err, d->path, g->line,
+                                  "unknown group [%s] (parameters go in [set] as '%s.KEY = VALUE')",
+                                  g->name, g->name);
+        return input_error_at(err, d->path, g->line, "unknown group [%s] (did you mean [%s]?)",
+                              g->name, nearest_of(g->name, scenario_groups, G_N_ELEMENTS(scenario_groups)));
     }
     for (unsigned i = 0; i < d->nentries; i++) {
         const kf_entry *e = &d->entries[i];
@@ -52,9 +53,9 @@ static bool load_model(scenario *s, const kf_doc *d, GError **err)
                            d->path);
     const kf_entry *m = kf_find(d, "scenario", "model");
     if (!m)
-        return input_error(err, "%s:%d: [scenario] key 'model' is missing: expected the path of a model file",
-                           d->path, g->line);
-    char *where = g_strdup_printf("%s:%d: [scenario] key 'model'", d->path, m->line);
+        return input_error_at(err, d->path, g->line,
+                              "[scenario] key 'model' is missing: expected the path of a model file");
+    char *where = input_key_where(d->path, m->line, "scenario", "model");
     bool ok = *m->value || input_error(err, "%s: expected the path of a model file, got ''", where);
     if (ok) {
         s->model_path = kf_resolve_path(d->path, m->value);
@@ -70,7 +71,7 @@ static bool load_model(scenario *s, const kf_doc *d, GError **err)
             ok = key_error(err, d->path, seed->line, "scenario", "seed", "%s", why);
             g_free(why);
         } else {
-            char *origin = g_strdup_printf("%s:%d", d->path, seed->line);
+            char *origin = input_origin(d->path, seed->line);
             ok = config_set_at(s->cfg, "sim.seed", seed->value, origin, origin, err);
             g_free(origin);
         }
@@ -84,7 +85,7 @@ static bool apply_sets(scenario *s, const kf_doc *d, char *const *sets, GError *
         const kf_entry *e = &d->entries[i];
         if (strcmp(e->group, "set"))
             continue;
-        char *origin = g_strdup_printf("%s:%d", d->path, e->line);
+        char *origin = input_origin(d->path, e->line);
         char *where = g_strdup_printf("%s: [set]", origin);
         bool ok = config_set_at(s->cfg, e->key, e->value, origin, where, err);
         g_free(origin);
@@ -116,7 +117,7 @@ static bool parse_output(scenario *s, const kf_doc *d, GError **err)
     const kf_entry *e = kf_find(d, "output", "dump");
     if (e) {
         s->dump = kf_split_list(e->value);
-        s->dump_origin = g_strdup_printf("%s:%d", d->path, e->line);
+        s->dump_origin = input_origin(d->path, e->line);
         if (!s->dump || !s->dump[0])
             return key_error(err, d->path, e->line, "output", "dump",
                              "expected a list of .data array names, got '%s'", e->value);

@@ -8,7 +8,7 @@
 static bool parse_axis(sweep_axis *a, const kf_doc *d, const kf_entry *e, GError **err)
 {
     a->key = g_strdup(e->key);
-    a->origin = g_strdup_printf("%s:%d", d->path, e->line);
+    a->origin = input_origin(d->path, e->line);
     const param_def *p = param_find(e->key);
     if (!p)
         return key_error(err, a->origin, 0, "sweep", e->key, "unknown parameter (did you mean '%s'?)",
