@@ -17,14 +17,7 @@
 
 #include "../gpu/gpu_test_util.h"
 
-static const char *model =
-    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
-    "[gpu]\nsms = 2\nmemory = caches\n"
-    "[l1d]\nsets = 1\nways = 1\nindex = linear\nhit_latency = 20\n"
-    "[l2]\nhit_latency = 30\n"
-    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
-    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
-    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\n"
+static const char *model = CHIP_TWO_SM_MODEL
     "[energy]\nissue_pj = 1000\nlane_pj = 100\nrf_pj = 10\nl1_access_pj = 1000\n"
     "l2_access_pj = 2000\nicnt_flit_pj = 100\ndram_activate_pj = 5000\ndram_byte_pj = 10\n"
     "dram_access_pj = 7000\nsm_static_mw = 0\nchip_static_mw = 0\n";

@@ -11,6 +11,20 @@
 #include "simtgrid/gpu.h"
 #include "simtgrid/scenario.h"
 
+/* The small chip of the hand-worked chip tests (test_chip_latency.c has
+ * its timings): 2 SMs at 250 MHz, a 1-set 1-way L1 (hit 20), L2 hit 30,
+ * 32-B flits with an 8-B header and 4 cycles of crossbar, 2 DRAM channels
+ * of 16 banks with 4 KB rows, row hit 100 / conflict 300. Its [dram] group
+ * comes last, so a test may append dram keys or further groups. */
+#define CHIP_TWO_SM_MODEL \
+    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n" \
+    "[gpu]\nsms = 2\nmemory = caches\n" \
+    "[l1d]\nsets = 1\nways = 1\nindex = linear\nhit_latency = 20\n" \
+    "[l2]\nhit_latency = 30\n" \
+    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n" \
+    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n" \
+    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\n"
+
 typedef struct chip_run {
     char *dir;
     scenario *scn;

@@ -18,14 +18,7 @@
  * slice's load_latency (acceptance at cycle 6 to reply) is that minus 6. */
 #include "gpu_test_util.h"
 
-static const char *model =
-    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
-    "[gpu]\nsms = 2\nmemory = caches\n"
-    "[l1d]\nsets = 1\nways = 1\nindex = linear\nhit_latency = 20\n"
-    "[l2]\nhit_latency = 30\n"
-    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
-    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
-    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\ntiming = simple\n";
+static const char *model = CHIP_TWO_SM_MODEL "timing = simple\n";
 
 typedef struct atomic_result {
     double l2_latency, miss_latency;   /* means: slice (L2 cycles), LD/ST (core cycles) */

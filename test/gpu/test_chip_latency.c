@@ -59,14 +59,7 @@
 
 #include "gpu_test_util.h"
 
-static const char *model =
-    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
-    "[gpu]\nsms = 2\nmemory = caches\n"
-    "[l1d]\nsets = 1\nways = 1\nindex = linear\nhit_latency = 20\n"
-    "[l2]\nhit_latency = 30\n"
-    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
-    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
-    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\n";
+static const char *model = CHIP_TWO_SM_MODEL;
 
 /* One thread loading a + off[i], i = 0..n-1, each after the previous. */
 static char *kernel(const unsigned *off, unsigned n)
