@@ -595,6 +595,20 @@ static bool eligible(const sm *s, unsigned e, const isa_inst *br)
     return true;
 }
 
+/* A new split whose path starts at its split entry's rpc (a branch to its
+ * own post-dominator) pops it at once and waits there, as Conv's stack
+ * would not push that path. */
+static void arrive_at_rpc(sm *s, unsigned e)
+{
+    dws_ent *d = &((dws_state *)s->rc_state)->e[e];
+    const pdom_entry *t = pdom_top(&d->stk);
+    if (d->kind[d->stk.depth - 1] != K_SPLIT || t->pc != t->rpc)
+        return;
+    pdom_advance(&d->stk, t->pc);
+    sync_entity(s, e);
+    after_step(s, e);
+}
+
 static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
     dws_state *q = s->rc_state;
@@ -628,8 +642,12 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
             /* both paths run as splits; the stack is not pushed ([M] 4.1) */
             for (unsigned i = 0; i < d->stk.depth; i++)
                 d->stk.e[i].mask &= ~exited;
-            subdivide(s, e, in->target, taken, pc + 1, fall);
+            unsigned n = subdivide(s, e, in->target, taken, pc + 1, fall);
             q->splits_branch++;
+            /* a path that starts at the re-convergence point is there */
+            arrive_at_rpc(s, e);
+            if (s->ent[n].live)
+                arrive_at_rpc(s, n);
             slots_settle(s);
             return;
         }
