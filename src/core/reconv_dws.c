@@ -473,37 +473,31 @@ static void try_bl_merge(sm *s, unsigned hw)
  * memory instruction; the ready groups of its warp now at r's pc with the
  * same stack (they issued that instruction earlier and were served) merge
  * into r and wait with it (r.mask |= q.mask). A ready group that holds no
- * scheduler slot may merge too ([M] 6.6). */
-static void pc_merge(sm *s, unsigned r, uint64_t cycle)
+ * scheduler slot may merge too ([M] 6.6). With `slip`, adaptive slip's
+ * merge instead: r issued the load again, and the held fall-behind splits
+ * standing after it, their data back, merge into r. */
+static bool may_merge(const sm *s, const dws_state *q, unsigned b, uint64_t cycle, bool slip)
+{
+    if (slip)
+        return q->e[b].slip_behind && !s->ent[b].mem_wait;
+    return idle_ready(s, b, cycle) || (!s->ent[b].mem_wait && !q->e[b].slot && !q->e[b].wait_rec &&
+                                       !q->e[b].wait_bl && !s->ent[b].at_barrier);
+}
+
+static void merge_at_pc(sm *s, unsigned r, uint64_t cycle, bool slip)
 {
     dws_state *q = s->rc_state;
     unsigned hw = s->ent[r].hw;
     for (unsigned b = 0; b < s->nent_cap && s->hw[hw].nentities > 1; b++) {
         if (b == r || !s->ent[b].live || s->ent[b].hw != hw || s->ent[b].pc != s->ent[r].pc)
             continue;
-        bool rb = idle_ready(s, b, cycle) || (!s->ent[b].mem_wait && !q->e[b].slot && !q->e[b].wait_rec &&
-                                              !q->e[b].wait_bl && !s->ent[b].at_barrier);
-        if (!rb || !same_frame(&q->e[r], &q->e[b]))
+        if (!may_merge(s, q, b, cycle, slip) || !same_frame(&q->e[r], &q->e[b]))
             continue;
         merge_into(s, r, b);
-        q->merges_pc++;
-    }
-    collapse(s, r);
-}
-
-/* Slip: group r has just issued a memory instruction again; the fall-behind
- * splits of its warp held after that same instruction, their data back,
- * merge into r and wait with it. */
-static void slip_merge(sm *s, unsigned r)
-{
-    dws_state *q = s->rc_state;
-    unsigned hw = s->ent[r].hw;
-    for (unsigned b = 0; b < s->nent_cap && s->hw[hw].nentities > 1; b++) {
-        if (b == r || !s->ent[b].live || s->ent[b].hw != hw || !q->e[b].slip_behind || s->ent[b].mem_wait ||
-            s->ent[b].pc != s->ent[r].pc || !same_frame(&q->e[r], &q->e[b]))
-            continue;
-        merge_into(s, r, b);
-        q->merges_slip++;
+        if (slip)
+            q->merges_slip++;
+        else
+            q->merges_pc++;
     }
     collapse(s, r);
 }
@@ -684,14 +678,14 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
     if (d->wait_bl)
         try_bl_merge(s, hw);
     if (s->p.dws_mem_split == CORE_DWS_SLIP && s->ent[e].live && sm_is_global(in))
-        slip_merge(s, e);
+        merge_at_pc(s, e, s->cycle + 1, true);
     if (s->p.dws_pc_merge && s->ent[e].live && sm_is_global(in)) {
         /* checked at memory instructions, when some other group is ready */
         bool others = false;
         for (unsigned x = 0; x < s->nent_cap && !others; x++)
             others = x != e && s->ent[x].live && s->status[x] == WS_READY;
         if (others)
-            pc_merge(s, e, s->cycle + 1);
+            merge_at_pc(s, e, s->cycle + 1, false);
     }
     slots_settle(s);
 }
