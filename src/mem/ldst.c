@@ -7,6 +7,7 @@
 #include "mem/dlc.h"
 #include "mem/iwc.h"
 #include "mem/ldst.h"
+#include "mem/loadchar.h"
 
 typedef struct ldst_inst {
     warp_mem_resp resp;
@@ -19,6 +20,8 @@ typedef struct ldst_inst {
     uint8_t gprio;          /* ... in the SM (OAWS's FCW) */
     bool reply;
     int next_free;
+    loadpc *lpc;            /* its PC's characterisation record (gpu.memdiv_stats), or NULL */
+    uint64_t unit;          /* cycles from entering the unit to its last access through the L1 */
 } ldst_inst;
 
 /* An atomic instruction's accesses, in issue order: the lane operations
@@ -109,6 +112,7 @@ struct ldst {
     /* What the SM's schedulers see (OAWS), or NULL; its FCW's training. */
     mem_feedback *fb;
     fcw_state fb_fcw;
+    loadchar *lc;           /* the chip's characterisation table, or NULL */
 };
 
 static void ldst_main(des_actor *self, void *data);
@@ -226,6 +230,8 @@ void ldst_set_feedback(ldst *u, mem_feedback *fb)
     publish(u);
 }
 
+void ldst_set_loadchar(ldst *u, loadchar *lc) { u->lc = lc; }
+
 des_actor *ldst_actor(ldst *u) { return u->actor; }
 
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out)
@@ -242,13 +248,21 @@ void ldst_connect_mem(ldst *u, des_port *down, des_port *up)
 
 static void count_stall(ldst *u, uint64_t cycles)
 {
+    loadpc *r = u->busy ? u->inst[u->cur].lpc : NULL;
     u->busy_cycles += cycles;
-    if (u->stall_cause == CACHE_FAIL_MSHR_FULL || u->stall_cause == CACHE_FAIL_MSHR_MERGE_LIMIT)
+    if (u->stall_cause == CACHE_FAIL_MSHR_FULL || u->stall_cause == CACHE_FAIL_MSHR_MERGE_LIMIT) {
         u->stall_mshr += cycles;
-    else if (u->stall_cause == CACHE_FAIL_MISS_QUEUE_FULL)
+        if (r)
+            r->stall_mshr += cycles;
+    } else if (u->stall_cause == CACHE_FAIL_MISS_QUEUE_FULL) {
         u->stall_icnt += cycles;
-    else
+        if (r)
+            r->stall_icnt += cycles;
+    } else {
         u->stall_set += cycles;
+        if (r)
+            r->stall_set += cycles;
+    }
 }
 
 void ldst_finish(ldst *u, des_time end)
@@ -330,6 +344,8 @@ static void respond(ldst *u, uint32_t slot, des_time t)
         if (u->fb && coalesce_is_divergent(&u->co, in->accesses))
             fcw_retire(&u->fb_fcw, in->gprio, in->misses == 0);
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
+        if (in->lpc)
+            loadchar_done(u->lc, in->lpc, in->accesses, in->misses, in->unit, t / u->clk->period - in->issued);
         if (u->tr_load.t)
             trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
     }
@@ -452,12 +468,17 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->free_head = in->next_free;
     u->nacc = coalesce_warp(&u->co, u->req.addr, u->req.active, u->req.size, u->acc);
     coalesce_count(&u->cst, &u->co, u->req.op, u->acc, u->nacc);
+    unsigned sets = u->req.op == MEM_LOAD ? iwc_sets_touched(u->l1, u->acc, u->nacc) : 0;
     if (u->req.op == MEM_LOAD)
-        coalesce_count_iwc(&u->cst, u->nacc, iwc_sets_touched(u->l1, u->acc, u->nacc));
+        coalesce_count_iwc(&u->cst, u->nacc, sets);
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
                       .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1};
+    if (u->lc && u->req.op == MEM_LOAD) {
+        in->lpc = loadchar_pc(u->lc, u->req.pc);
+        loadchar_load(u->lc, in->lpc, u->nacc, sets, iwc_balance(u->l1, u->acc, u->nacc));
+    }
     if (u->fb && u->req.op == MEM_LOAD && coalesce_is_divergent(&u->co, u->nacc))
         dlc_coalesced(u->fb, u->req.pc, u->nacc);
     if (u->dc && u->req.op == MEM_LOAD)
@@ -554,13 +575,20 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
         push_hit(u, warp_hit_ready(u, u->req.warp, r.ready), u->cur, a->line);
     else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
         u->inst[u->cur].misses++;       /* completes on its fill or reply */
+        if (u->inst[u->cur].lpc && r.outcome == CACHE_MISS)
+            loadchar_miss(u->lc, u->inst[u->cur].lpc, u->req.prio, r.miss_class);
         if (u->fb && u->req.op == MEM_LOAD)
             dlc_missed(u->fb, u->req.pc);
     }
-    if (++u->next == u->nacc)
+    ldst_inst *in = &u->inst[u->cur];
+    if (++u->next == u->nacc) {
+        in->unit = c - in->issued + 1;
         retire(u);
-    else
+    } else {
         u->stall_coal++;
+        if (in->lpc)
+            in->lpc->stall_coal++;
+    }
 }
 
 /* One request from the miss queue to the crossbar. */

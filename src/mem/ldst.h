@@ -47,6 +47,10 @@ des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */
 void ldst_set_feedback(ldst *u, mem_feedback *fb);
+/* Feed the chip's memory-divergence characterisation table (loadchar.h;
+ * gpu.memdiv_stats): off (NULL) by default. */
+typedef struct loadchar loadchar;
+void ldst_set_loadchar(ldst *u, loadchar *lc);
 /* The SM side: requests in (sender: the SM) and responses out (receiver). */
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out);
 /* The memory side: requests down (to the request crossbar) and replies up. */

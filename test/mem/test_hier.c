@@ -27,6 +27,7 @@
 #include "mem/dram_block.h"
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
+#include "mem/loadchar.h"
 #include "simtgrid/xbar.h"
 
 static des_clock clk[1] = {{"all", 1000000, 0}};
@@ -80,6 +81,7 @@ static unsigned route0(const void *ctx, uint64_t addr)
 /* L1 MSHR shape for the next build, and the statistics it registers. */
 static unsigned l1_mshrs = 32, l1_merge = 8;
 static stats *st;
+static loadchar *lc;   /* the unit's characterisation table (gpu.memdiv_stats) */
 
 static des_engine *build(script **out)
 {
@@ -112,6 +114,8 @@ static des_engine *build(script **out)
     static script s;
     des_actor *sma = des_actor_new(e, "sm0", sm_main, &s);
     ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], st);
+    lc = loadchar_new(co.divergent_after);
+    ldst_set_loadchar(u, lc);
     xbar *rq = xbar_new(e, "req", &xp, &clk[0], NULL);
     xbar *rp = xbar_new(e, "rep", &xp, &clk[0], NULL);
     l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
@@ -151,6 +155,44 @@ Test(hier, dram_miss_then_l1_hit)
     cr_assert_eq(s->got, 2);
     cr_assert_eq(s->resp_at[0], 322);
     cr_assert_eq(s->resp_at[1], 422);
+}
+
+/* The same two loads (PC 0), characterised (Wang ch. 2): the first enters
+ * the unit at 1, misses (cold: the line was never evicted) and has its data
+ * at 321: L1D access time 320; the second enters at 401 and hits, data at
+ * 421: 20. One access each, through the L1 in its first cycle: no occlusion.
+ * One fully missed and one fully cached load; the PC is coherent (1 access),
+ * so the chip's fully_cached_coherent is 1 / 2. The miss took an MSHR entry
+ * for GTO priority 0 (requests carry 0 here). Balance of one access over S
+ * sets: 1 / ((1 / 2S) (1 + 2S - 1)) = 1. */
+Test(hier, characterisation_of_a_fully_cached_reload)
+{
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 400}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    loadpc *r = loadchar_pc(lc, 0);
+    cr_expect_eq(r->loads, 2);
+    cr_expect_eq(r->divergent, 0);
+    cr_expect_eq(r->accesses, 2);
+    cr_expect_eq(r->fully_cached, 1);
+    cr_expect_eq(r->partially_cached, 0);
+    cr_expect_eq(r->fully_missed, 1);
+    cr_expect_eq(r->misses, 1);
+    cr_expect_eq(r->misses_cold, 1);
+    cr_expect_eq(r->access_cycles, 320 + 20);
+    cr_expect_eq(r->occlusion_cycles, 0);
+    cr_expect_float_eq(r->iwc_sum, 2.0, 1e-12);
+    cr_expect_float_eq(r->balance_sum, 2.0, 1e-12);
+    loadchar_write(lc, st, 1000);
+    double v;
+    cr_assert(stats_get_derived(st, "loads", "fully_cached_coherent", &v));
+    cr_expect_float_eq(v, 0.5, 1e-12);
+    cr_assert(stats_get_derived(st, "loadpc.0", "mean_accesses", &v));
+    cr_expect_float_eq(v, 1.0, 1e-12);
+    cr_assert(stats_get_derived(st, "loadpc.0", "occlusion_share", &v));
+    cr_expect_float_eq(v, 0.0, 1e-12);
 }
 
 Test(hier, l1_miss_that_hits_the_l2)
@@ -223,6 +265,23 @@ Test(hier, mshr_full_stalls_the_unit_until_a_fill)
     cr_expect_eq(counter("sm0.l1d", "reservation_fails"), 1);
     cr_expect_eq(counter("sm0.l1d", "fail_mshr_full"), 1);
     cr_expect_eq(counter("sm0.l1d", "misses"), 2);
+    /* Characterised: the load entered at 1 and its second access went
+     * through at 321: 321 cycles in the unit for 2 accesses, 319 of
+     * occlusion (Wang Fig 2.6); access time 441 - 1 = 440; both accesses
+     * missed; LDST_COAL 1 (after X), LDST_MSHR 319, both of its PC. */
+    loadpc *r = loadchar_pc(lc, 0);
+    cr_expect_eq(r->occlusion_cycles, 319);
+    cr_expect_eq(r->access_cycles, 440);
+    cr_expect_eq(r->fully_missed, 1);
+    cr_expect_eq(r->misses, 2);
+    cr_expect_eq(r->stall_coal, 1);
+    cr_expect_eq(r->stall_mshr, 319);
+    loadchar_write(lc, st, 1000);
+    double v;
+    cr_assert(stats_get_derived(st, "loads", "occlusion_share_coherent", &v));
+    cr_expect_float_eq(v, 319.0 / 440.0, 1e-12);
+    cr_assert(stats_get_derived(st, "loads", "ldst_mshr_share", &v));
+    cr_expect_float_eq(v, 319.0 / 1000.0, 1e-12);
 }
 
 Test(hier, merge_limit_then_hit_after_the_fill)
