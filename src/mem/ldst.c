@@ -21,7 +21,9 @@ typedef struct ldst_inst {
     bool reply;
     int next_free;
     loadpc *lpc;            /* its PC's characterisation record (gpu.memdiv_stats), or NULL */
-    uint64_t unit;          /* cycles from entering the unit to its last access through the L1 */
+    uint64_t ready_at;      /* core cycle it was ready to leave the SM */
+    uint64_t unit;          /* cycles from ready_at to its last access through the L1, less
+                               the 1-cycle port: its time in the unit and waiting for it */
 } ldst_inst;
 
 /* An atomic instruction's accesses, in issue order: the lane operations
@@ -345,7 +347,7 @@ static void respond(ldst *u, uint32_t slot, des_time t)
             fcw_retire(&u->fb_fcw, in->gprio, in->misses == 0);
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
         if (in->lpc)
-            loadchar_done(u->lc, in->lpc, in->accesses, in->misses, in->unit, t / u->clk->period - in->issued);
+            loadchar_done(u->lc, in->lpc, in->accesses, in->misses, in->unit, t / u->clk->period - in->ready_at);
         if (u->tr_load.t)
             trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
     }
@@ -474,7 +476,8 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
-                      .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1};
+                      .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1,
+                      .ready_at = MIN(u->req.ready_at, c > 0 ? c - 1 : 0)};
     if (u->lc && u->req.op == MEM_LOAD) {
         in->lpc = loadchar_pc(u->lc, u->req.pc);
         loadchar_load(u->lc, in->lpc, u->nacc, sets, iwc_balance(u->l1, u->acc, u->nacc));
@@ -582,7 +585,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     }
     ldst_inst *in = &u->inst[u->cur];
     if (++u->next == u->nacc) {
-        in->unit = c - in->issued + 1;
+        in->unit = c - in->ready_at;   /* (c - issued + 1) + (issued - ready_at - 1) */
         retire(u);
     } else {
         u->stall_coal++;

@@ -140,6 +140,9 @@ void loadchar_write(loadchar *lc, stats *st, uint64_t sm_cycles)
         write_pc(st, r);
         t.loads += r->loads;
         t.divergent += r->divergent;
+        t.accesses += r->accesses;
+        t.iwc_sum += r->iwc_sum;
+        t.balance_sum += r->balance_sum;
         t.misses += r->misses;
         t.misses_intra_warp += r->misses_intra_warp;
         t.misses_inter_warp += r->misses_inter_warp;
@@ -168,6 +171,12 @@ void loadchar_write(loadchar *lc, stats *st, uint64_t sm_cycles)
         top3 += lc->issue_by_prio.count[i];
     uint64_t div_loads = t.divergent, all_loads = t.loads;
     stats_derived(st, b, "divergent_share", "ratio", "divergent loads over all loads", ratio(div_loads, all_loads));
+    double n = (double)all_loads;
+    stats_derived(st, b, "mean_accesses", "accesses", "accesses per load, all loads", n ? (double)t.accesses / n : 0.0);
+    stats_derived(st, b, "mean_iwc", "accesses/set", "mean intra-warp concentration, all loads (Wang Eq 3.1)",
+                  n ? t.iwc_sum / n : 0.0);
+    stats_derived(st, b, "mean_balance", "ratio", "mean balance, all loads (Wang Eq 3.2)",
+                  n ? t.balance_sum / n : 0.0);
     stats_derived(st, b, "fully_cached_divergent", "ratio",
                   "loads of divergent PCs with no L1 miss, over those loads (Figs 2.2, 5.6)",
                   ratio(t.fully_cached, t.loads - coh_loads));

@@ -43,8 +43,11 @@ void loadchar_load(loadchar *lc, loadpc *r, unsigned accesses, unsigned sets, do
  * a warp of GTO priority `prio` in its scheduler (Fig 2.7: MSHR use by
  * warp age). */
 void loadchar_miss(loadchar *lc, loadpc *r, unsigned prio, cache_miss_class k);
-/* A load whose data all arrived: `unit` cycles in the LD/ST unit (entering
- * to its last access through the L1), `access` cycles to its last data. */
+/* A load whose data all arrived: `unit` cycles from being ready to leave
+ * the SM (plus the port's cycle) to its last access through the L1, so its
+ * time in the LD/ST unit and waiting to enter it; `access` cycles from
+ * being ready to leave the SM to its last data (Wang's L1D access time, from
+ * issue: the fixed cycles between issue and ready are left out). */
 void loadchar_done(loadchar *lc, loadpc *r, unsigned accesses, unsigned misses, uint64_t unit,
                    uint64_t access);
 /* The histogram of issues by GTO priority (Fig 2.3), for the schedulers. */

@@ -54,7 +54,8 @@ static void sm_main(des_actor *self, void *data)
             des_port_pop(s->resp, now);
         }
         while (s->sent < s->n && s->send_at[s->sent] <= now) {
-            warp_mem_req q = {.active = 0xFFFFFFFFu, .tag = s->sent, .op = s->op[s->sent], .size = 4};
+            warp_mem_req q = {.active = 0xFFFFFFFFu, .tag = s->sent, .op = s->op[s->sent], .size = 4,
+                              .ready_at = now};   /* 1 cycle = 1 tick */
             for (unsigned l = 0; l < 32; l++)
                 q.addr[l] = s->line[s->sent] + 4 * l;
             if (s->line2[s->sent])
@@ -157,10 +158,11 @@ Test(hier, dram_miss_then_l1_hit)
     cr_assert_eq(s->resp_at[1], 422);
 }
 
-/* The same two loads (PC 0), characterised (Wang ch. 2): the first enters
- * the unit at 1, misses (cold: the line was never evicted) and has its data
- * at 321: L1D access time 320; the second enters at 401 and hits, data at
- * 421: 20. One access each, through the L1 in its first cycle: no occlusion.
+/* The same two loads (PC 0), characterised (Wang ch. 2): the first, ready
+ * to leave the SM at 0, enters the unit at 1 (the port's cycle), misses
+ * (cold: the line was never evicted) and has its data at 321: L1D access
+ * time 321; the second, ready at 400, enters at 401 and hits, data at 421:
+ * 21. One access each, through the L1 as it enters: no occlusion.
  * One fully missed and one fully cached load; the PC is coherent (1 access),
  * so the chip's fully_cached_coherent is 1 / 2. The miss took an MSHR entry
  * for GTO priority 0 (requests carry 0 here). Balance of one access over S
@@ -181,7 +183,7 @@ Test(hier, characterisation_of_a_fully_cached_reload)
     cr_expect_eq(r->fully_missed, 1);
     cr_expect_eq(r->misses, 1);
     cr_expect_eq(r->misses_cold, 1);
-    cr_expect_eq(r->access_cycles, 320 + 20);
+    cr_expect_eq(r->access_cycles, 321 + 21);
     cr_expect_eq(r->occlusion_cycles, 0);
     cr_expect_float_eq(r->iwc_sum, 2.0, 1e-12);
     cr_expect_float_eq(r->balance_sum, 2.0, 1e-12);
@@ -265,13 +267,14 @@ Test(hier, mshr_full_stalls_the_unit_until_a_fill)
     cr_expect_eq(counter("sm0.l1d", "reservation_fails"), 1);
     cr_expect_eq(counter("sm0.l1d", "fail_mshr_full"), 1);
     cr_expect_eq(counter("sm0.l1d", "misses"), 2);
-    /* Characterised: the load entered at 1 and its second access went
-     * through at 321: 321 cycles in the unit for 2 accesses, 319 of
-     * occlusion (Wang Fig 2.6); access time 441 - 1 = 440; both accesses
-     * missed; LDST_COAL 1 (after X), LDST_MSHR 319, both of its PC. */
+    /* Characterised: the load, ready at 0, entered at 1 (no wait beyond
+     * the port's cycle) and its second access went through at 321: 321
+     * cycles for 2 accesses, 319 of occlusion (Wang Fig 2.6); access time
+     * 441 - 0 = 441; both accesses missed; LDST_COAL 1 (after X), LDST_MSHR
+     * 319, both of its PC. */
     loadpc *r = loadchar_pc(lc, 0);
     cr_expect_eq(r->occlusion_cycles, 319);
-    cr_expect_eq(r->access_cycles, 440);
+    cr_expect_eq(r->access_cycles, 441);
     cr_expect_eq(r->fully_missed, 1);
     cr_expect_eq(r->misses, 2);
     cr_expect_eq(r->stall_coal, 1);
@@ -279,7 +282,7 @@ Test(hier, mshr_full_stalls_the_unit_until_a_fill)
     loadchar_write(lc, st, 1000);
     double v;
     cr_assert(stats_get_derived(st, "loads", "occlusion_share_coherent", &v));
-    cr_expect_float_eq(v, 319.0 / 440.0, 1e-12);
+    cr_expect_float_eq(v, 319.0 / 441.0, 1e-12);
     cr_assert(stats_get_derived(st, "loads", "ldst_mshr_share", &v));
     cr_expect_float_eq(v, 319.0 / 1000.0, 1e-12);
 }

@@ -53,6 +53,10 @@ Test(loadchar, summary_of_a_scripted_sequence)
     cr_expect_float_eq(derived(st, "loadpc.5", "mean_balance"), 2.0, 1e-12);
     cr_expect_float_eq(derived(st, "loadpc.5", "mean_accesses"), 32.0, 1e-12);
     cr_expect_float_eq(derived(st, "loads", "divergent_share"), 0.75, 1e-12);
+    /* all loads: (3 x 32 + 1) / 4 accesses, IWC (3 x 4 + 1) / 4, balance (3 x 2 + 1) / 4 */
+    cr_expect_float_eq(derived(st, "loads", "mean_accesses"), 97.0 / 4, 1e-12);
+    cr_expect_float_eq(derived(st, "loads", "mean_iwc"), 13.0 / 4, 1e-12);
+    cr_expect_float_eq(derived(st, "loads", "mean_balance"), 7.0 / 4, 1e-12);
     cr_expect_float_eq(derived(st, "loads", "fully_cached_divergent"), 1.0 / 3, 1e-12);
     cr_expect_float_eq(derived(st, "loads", "partially_cached_divergent"), 1.0 / 3, 1e-12);
     cr_expect_float_eq(derived(st, "loads", "fully_cached_coherent"), 1.0, 1e-12);
