@@ -71,6 +71,7 @@ typedef struct core_params {
     uint64_t two_level_timeout;    /* 0 = off */
     unsigned oaws_smr;             /* oaws-static: predicted miss rate of a divergent load, percent */
     unsigned swl_limit;            /* swl: warps per scheduler allowed to issue */
+    unsigned mascar_reexec;        /* mascar: re-execution queue entries in the LD/ST unit */
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;
     const policy *reconv;          /* core.reconv's row: ops are a reconv_ops */

@@ -132,6 +132,8 @@ static void build_units(gpu_hier *h, gpu *g)
         }
         if (cache_params_use_priority(&h->l1p))
             sm_send_priority(g->sms[i]);
+        if (cfg_is(g->cfg, "core.scheduler", "mascar"))
+            ldst_set_reexec(u, (unsigned)cfg_int(g->cfg, "core.mascar_reexec"));
         if (h->lc) {
             ldst_set_loadchar(u, h->lc);
             sm_count_issue_ranks(g->sms[i], loadchar_issue_hist(h->lc));

@@ -80,7 +80,7 @@ static unsigned route0(const void *ctx, uint64_t addr)
 }
 
 /* L1 MSHR shape for the next build, and the statistics it registers. */
-static unsigned l1_mshrs = 32, l1_merge = 8;
+static unsigned l1_mshrs = 32, l1_merge = 8, l1_reexec = 0;
 static stats *st;
 static loadchar *lc;   /* the unit's characterisation table (gpu.memdiv_stats) */
 
@@ -116,6 +116,7 @@ static des_engine *build(script **out)
     des_actor *sma = des_actor_new(e, "sm0", sm_main, &s);
     ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], st);
     lc = loadchar_new(co.divergent_after);
+    ldst_set_reexec(u, l1_reexec);
     ldst_set_loadchar(u, lc);
     xbar *rq = xbar_new(e, "req", &xp, &clk[0], NULL);
     xbar *rp = xbar_new(e, "rep", &xp, &clk[0], NULL);
@@ -310,4 +311,50 @@ Test(hier, merge_limit_then_hit_after_the_fill)
     cr_expect_eq(counter("sm0.l1d", "hits"), 1);
     cr_expect_eq(counter("sm0.ldst", "refused_mshr_merge_limit"), 1);
     cr_expect_eq(counter("sm0.ldst", "stall_mshr"), 318);
+}
+
+/* MASCAR's re-execution queue (32 entries), one MSHR entry. Load 0 at 0:
+ * lanes 0-15 line X = 0x1000, lanes 16-31 Y = 0x1080; load 1 at 0: X. At 1
+ * X misses (the entry). At 2 Y is refused (MSHR full): it goes to the
+ * queue and load 0 leaves the unit. At 3 load 1 enters and merges into X's
+ * entry (a pending hit). Nothing changes until X's fill at 321 (above):
+ * load 1 completes (SM at 322) and the queue's head Y is replayed: a miss,
+ * a DRAM row hit, reply at 441, SM at 442. Y's head could not be sent from
+ * 2 to 320: MASCAR_Replay 319 cycles. The unit never stalled (LDST_MSHR 0).
+ * Without the queue load 1 would enter only after Y, at 322, and hit: SM at
+ * 343. */
+Test(hier, mascar_reexec_queue_lets_the_next_load_through)
+{
+    l1_mshrs = 1;
+    l1_reexec = 32;
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 0}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    s->line2[0] = 0x1080;
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    cr_expect_eq(s->resp_at[0], 442);
+    cr_expect_eq(s->resp_at[1], 322);
+    cr_expect_eq(counter("sm0.ldst", "mascar_queued"), 1);
+    cr_expect_eq(counter("sm0.ldst", "mascar_replay"), 319);
+    cr_expect_eq(counter("sm0.ldst", "stall_mshr"), 0);
+    cr_expect_eq(counter("sm0.ldst", "refused_mshr_full"), 1);
+    cr_expect_eq(counter("sm0.l1d", "misses"), 2);
+    cr_expect_eq(counter("sm0.l1d", "hits_reserved"), 1);
+}
+
+/* The same two loads without the queue: load 1 waits behind Y, enters at
+ * 322 (Y goes through at 321) and hits X, filled at 321: data at 342, SM at
+ * 343; load 0 as above (442). */
+Test(hier, without_the_reexec_queue_the_next_load_waits)
+{
+    l1_mshrs = 1;
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 0}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    s->line2[0] = 0x1080;
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    cr_expect_eq(s->resp_at[0], 442);
+    cr_expect_eq(s->resp_at[1], 343);
 }
