@@ -323,16 +323,22 @@ Test(hier, merge_limit_then_hit_after_the_fill)
  * 2 to 320: MASCAR_Replay 319 cycles. The unit never stalled (LDST_MSHR 0).
  * Without the queue load 1 would enter only after Y, at 322, and hit: SM at
  * 343. */
-Test(hier, mascar_reexec_queue_lets_the_next_load_through)
+static script *two_loads_one_mshr(unsigned reexec)
 {
     l1_mshrs = 1;
-    l1_reexec = 32;
+    l1_reexec = reexec;
     script *s;
     des_engine *e = build(&s);
     plan(s, 2, (des_time[]){0, 0}, (uint64_t[]){0x1000, 0x1000}, NULL);
     s->line2[0] = 0x1080;
     des_run(e);
     cr_assert_eq(s->got, 2);
+    return s;
+}
+
+Test(hier, mascar_reexec_queue_lets_the_next_load_through)
+{
+    script *s = two_loads_one_mshr(32);
     cr_expect_eq(s->resp_at[0], 442);
     cr_expect_eq(s->resp_at[1], 322);
     cr_expect_eq(counter("sm0.ldst", "mascar_queued"), 1);
@@ -348,13 +354,7 @@ Test(hier, mascar_reexec_queue_lets_the_next_load_through)
  * 343; load 0 as above (442). */
 Test(hier, without_the_reexec_queue_the_next_load_waits)
 {
-    l1_mshrs = 1;
-    script *s;
-    des_engine *e = build(&s);
-    plan(s, 2, (des_time[]){0, 0}, (uint64_t[]){0x1000, 0x1000}, NULL);
-    s->line2[0] = 0x1080;
-    des_run(e);
-    cr_assert_eq(s->got, 2);
+    script *s = two_loads_one_mshr(0);
     cr_expect_eq(s->resp_at[0], 442);
     cr_expect_eq(s->resp_at[1], 343);
 }
