@@ -71,6 +71,7 @@ typedef struct core_params {
     uint64_t two_level_timeout;    /* 0 = off */
     unsigned oaws_smr;             /* oaws-static: predicted miss rate of a divergent load, percent */
     unsigned swl_limit;            /* swl: warps per scheduler allowed to issue */
+    unsigned mascar_reexec;        /* mascar: re-execution queue entries in the LD/ST unit */
     core_discipline discipline;
     unsigned refetch_latency, pipeline_depth;
     const policy *reconv;          /* core.reconv's row: ops are a reconv_ops */
@@ -140,6 +141,11 @@ bool sm_wants_feedback(const sm *s);
  * (DaCache, Wang ch. 4). Off by default: ranking the warps costs a pass over
  * the scheduler per request, and no other policy reads it. */
 void sm_send_priority(sm *s);
+/* Memory-divergence characterisation (gpu.memdiv_stats): every scheduler
+ * counts its issues by the warp's GTO rank in `h` (shared by the chip), and
+ * requests carry the rank (as sm_send_priority). */
+struct stats_hist;
+void sm_count_issue_ranks(sm *s, struct stats_hist *h);
 /* Most responses the SM can have outstanding: size the response port so. */
 unsigned sm_max_outstanding(const sm *s);
 /* A functional error met by a warp (shared memory out of bounds), or NULL. */

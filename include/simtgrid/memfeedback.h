@@ -38,6 +38,7 @@ typedef struct mem_feedback {
     unsigned fcw;              /* OAWS's fully cached warps (SM-wide, Fig 4.3's training) */
     mem_dlc_entry dlc[MEM_DLC_ENTRIES];
     uint64_t dlc_clock;
+    unsigned dlc_launches;     /* launches seen (highest launch index + 1): the DLC's kernel */
     /* CCWS: the lines each warp slot's misses brought in and lost to
      * eviction, and per warp slot the misses that found their line there
      * (lost intra-warp locality) */
@@ -45,6 +46,18 @@ typedef struct mem_feedback {
     uint8_t vta_next[MEM_VTA_WARPS][MEM_VTA_SETS];
     uint32_t vta_hits[MEM_VTA_WARPS];
 } mem_feedback;
+
+/* A CTA of launch `index` arrived at the SM: the DLC is cleared at each
+ * kernel launch (Wang, section 5.3), i.e. at the first CTA of a launch
+ * later than any seen (a PC of one kernel says nothing of another's). */
+static inline void mem_dlc_launch(mem_feedback *f, unsigned index)
+{
+    if (index < f->dlc_launches)
+        return;
+    f->dlc_launches = index + 1;
+    for (unsigned i = 0; i < MEM_DLC_ENTRIES; i++)
+        f->dlc[i].valid = 0;
+}
 
 /* The DLC entry of `pc`, or NULL (not a divergent load as far as seen). */
 static inline const mem_dlc_entry *mem_dlc_find(const mem_feedback *f, uint32_t pc)

@@ -38,6 +38,8 @@ typedef struct warp_mem_req {
     uint32_t pc;                  /* instruction index, for per-PC statistics */
     uint8_t gprio;                /* GTO age rank of the warp in the SM, 0 = oldest (OAWS's FCW) */
     uint8_t pred;                 /* OAWS: misses predicted at issue (simtgrid/memfeedback.h) */
+    uint64_t ready_at;            /* core cycle it was ready to leave the SM (the time it then
+                                     waits to enter the LD/ST unit is occlusion, Wang Fig 2.6) */
 } warp_mem_req;
 
 typedef struct warp_mem_resp {

@@ -30,7 +30,7 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),
     PB_ENUM(core_params, "core.2lev_select", two_level_select, select_names),
     PB(core_params, "core.2lev_timeout", two_level_timeout, PF_U64),
-    U(oaws_smr), U(swl_limit),
+    U(oaws_smr), U(swl_limit), U(mascar_reexec),
     PB_ENUM(core_params, "core.discipline", discipline, discipline_names),
     U(refetch_latency), U(pipeline_depth),
     PB_POLICY(core_params, "core.reconv", reconv, core_policy),

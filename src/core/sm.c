@@ -235,6 +235,13 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in)
 void sm_expect_store_acks(sm *s) { s->store_acks = true; }
 void sm_send_priority(sm *s) { s->send_prio = true; }
 
+void sm_count_issue_ranks(sm *s, struct stats_hist *h)
+{
+    s->send_prio = true;   /* the LD/ST unit counts MSHR use by the same rank */
+    for (unsigned q = 0; q < s->p.schedulers; q++)
+        s->sc[q].s.rank_hist = h;
+}
+
 bool sm_wants_feedback(const sm *s)
 {
     return ((const sched_ops *)s->p.scheduler->ops)->mem_state;

@@ -77,6 +77,8 @@ void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle)
         isa_cta_free(c->ic);
         c->ic = isa_cta_new(&l->il, m->cta);
     }
+    if (s->fb)
+        mem_dlc_launch(s->fb, l->index);
     c->live = true;
     c->reported = false;
     c->launch = l;

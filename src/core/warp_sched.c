@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/warp_sched.h"
+#include "simtgrid/stats.h"
 
 void sched_init(sched *s, const sched_ops *ops, unsigned max_members, unsigned slots,
                 const struct core_params *p)
@@ -73,4 +74,12 @@ int sched_age_rank(const sched *s, const sched_view *v, unsigned id)
         if (s->members[i] != id && sched_older(v, s->members[i], id))
             rank++;
     return rank;
+}
+
+void sched_count_rank(sched *s, const sched_view *v, unsigned id)
+{
+    int rank = sched_age_rank(s, v, id);
+    unsigned top = s->rank_hist->n - 1;   /* older ranks share the last bucket */
+    if (rank >= 0)
+        stats_hist_add(s->rank_hist, (unsigned)rank < top ? (unsigned)rank : top);
 }

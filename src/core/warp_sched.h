@@ -97,6 +97,7 @@ struct sched {
     unsigned *members;        /* entity ids, in warp-slot order */
     unsigned n, cap;
     int last;                 /* entity issued last, -1 if none */
+    struct stats_hist *rank_hist;  /* issues by GTO age rank (gpu.memdiv_stats), or NULL */
 };
 
 /* `max_members`: capacity; `slots`: scheduler-local warp slots; `p`: the
@@ -114,9 +115,14 @@ static inline int sched_pick(sched *s, const sched_view *v, uint64_t cycle)
 {
     return s->ops->pick(s, v, cycle);
 }
+/* Counts an issue of `id` in s->rank_hist by its GTO age rank. */
+void sched_count_rank(sched *s, const sched_view *v, unsigned id);
+
 static inline void sched_issued(sched *s, const sched_view *v, unsigned id, uint64_t cycle)
 {
     s->last = (int)id;
+    if (s->rank_hist)
+        sched_count_rank(s, v, id);
     if (s->ops->issued)
         s->ops->issued(s, v, id, cycle);
 }

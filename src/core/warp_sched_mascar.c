@@ -10,8 +10,11 @@
  * [assumption]s (the dissertation gives only the thresholds): the owner is
  * the oldest READY warp with a memory instruction next when saturation
  * begins, and stays owner until saturation ends or it leaves the scheduler.
- * Not modelled: MASCAR's 32-entry re-execution queue in the LD/ST unit
- * (replaying stalled accesses so that later hits proceed). */
+ * MASCAR's re-execution queue (core.mascar_reexec entries, 32) is in the
+ * LD/ST unit (ldst_set_reexec, wired by the chip when the scheduler is
+ * mascar): refused load accesses are replayed from it while later accesses
+ * proceed; its blocked-head cycles are the unit's mascar_replay statistic
+ * (MASCAR_Replay). */
 #include <glib.h>
 
 #include "simtgrid/core.h"

@@ -17,6 +17,7 @@
 #include "mem/dram_block.h"
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
+#include "mem/loadchar.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/cluster.h"
 #include "simtgrid/xbar.h"
@@ -31,6 +32,8 @@ struct gpu_hier {
     unsigned parts, slices;   /* partitions, slices per partition */
     ldst **units;
     mem_feedback *fb;         /* per SM: its LD/ST unit's state for its schedulers (OAWS) */
+    loadchar *lc;             /* the chip's characterisation table (gpu.memdiv_stats), or NULL */
+    stats *st;
     l2slice **l2;
     dram_block **dram;
     xbar *req, *rep;
@@ -106,6 +109,9 @@ static void build_units(gpu_hier *h, gpu *g)
     const des_clock *core = &g->clk[CLK_CORE], *icnt = &g->clk[CLK_ICNT];
     h->units = g_new0(ldst *, g->nsms);
     h->fb = g_new0(mem_feedback, g->nsms);
+    h->st = g->st;
+    if (cfg_bool(g->cfg, "gpu.memdiv_stats") && g->st)
+        h->lc = loadchar_new(h->cop.divergent_after);
     for (unsigned i = 0; i < g->nsms; i++) {
         char name[32];
         snprintf(name, sizeof name, "sm%u", i);
@@ -126,6 +132,12 @@ static void build_units(gpu_hier *h, gpu *g)
         }
         if (cache_params_use_priority(&h->l1p))
             sm_send_priority(g->sms[i]);
+        if (cfg_is(g->cfg, "core.scheduler", "mascar"))
+            ldst_set_reexec(u, (unsigned)cfg_int(g->cfg, "core.mascar_reexec"));
+        if (h->lc) {
+            ldst_set_loadchar(u, h->lc);
+            sm_count_issue_ranks(g->sms[i], loadchar_issue_hist(h->lc));
+        }
         ldst_connect_sm(u, q, r);
         if (h->clusters) {
             des_port *in, *out;
@@ -187,6 +199,8 @@ void gpu_hier_finish(gpu_hier *h, des_time end)
 {
     for (unsigned i = 0; i < h->nsms; i++)
         ldst_finish(h->units[i], end);
+    if (h->lc)
+        loadchar_write(h->lc, h->st, stats_sum(h->st, "sm*", "cycles"));
     for (unsigned k = 0; k < h->parts * h->slices; k++)
         l2slice_finish(h->l2[k], end);
     for (unsigned p = 0; p < h->parts; p++)
@@ -277,6 +291,7 @@ void gpu_hier_free(gpu_hier *h)
     g_free(h->clusters);
     g_free(h->units);
     g_free(h->fb);
+    loadchar_free(h->lc);
     g_free(h->l2);
     g_free(h->dram);
     g_free(h);

@@ -7,6 +7,7 @@
 #include "mem/dlc.h"
 #include "mem/iwc.h"
 #include "mem/ldst.h"
+#include "mem/loadchar.h"
 
 typedef struct ldst_inst {
     warp_mem_resp resp;
@@ -19,6 +20,10 @@ typedef struct ldst_inst {
     uint8_t gprio;          /* ... in the SM (OAWS's FCW) */
     bool reply;
     int next_free;
+    loadpc *lpc;            /* its PC's characterisation record (gpu.memdiv_stats), or NULL */
+    uint64_t ready_at;      /* core cycle it was ready to leave the SM */
+    uint64_t unit;          /* cycles from ready_at to its last access through the L1, less
+                               the 1-cycle port: its time in the unit and waiting for it */
 } ldst_inst;
 
 /* An atomic instruction's accesses, in issue order: the lane operations
@@ -109,6 +114,16 @@ struct ldst {
     /* What the SM's schedulers see (OAWS), or NULL; its FCW's training. */
     mem_feedback *fb;
     fcw_state fb_fcw;
+    loadchar *lc;           /* the chip's characterisation table, or NULL */
+    /* MASCAR's re-execution queue (ldst_set_reexec): load accesses the L1
+     * refused for an MSHR or the miss queue wait here, replayed head first,
+     * so the unit takes the next access meanwhile. `epoch` counts L1
+     * changes: a blocked head is retried only after one. */
+    cache_access *rq;
+    unsigned rq_cap, rq_head, rq_n;
+    bool rq_blocked;
+    uint64_t epoch, rq_epoch, rq_fail_cycle;
+    uint64_t rq_queued, rq_replay_stall;
 };
 
 static void ldst_main(des_actor *self, void *data);
@@ -226,6 +241,22 @@ void ldst_set_feedback(ldst *u, mem_feedback *fb)
     publish(u);
 }
 
+void ldst_set_loadchar(ldst *u, loadchar *lc) { u->lc = lc; }
+
+void ldst_set_reexec(ldst *u, unsigned entries)
+{
+    g_free(u->rq);
+    u->rq = entries ? g_new0(cache_access, entries) : NULL;
+    u->rq_cap = entries;
+    u->rq_head = u->rq_n = 0;
+    if (entries && u->st) {
+        stats_counter(u->st, u->name, "mascar_queued", "accesses",
+                      "MASCAR: load accesses the L1 refused, put in the re-execution queue", &u->rq_queued);
+        stats_counter(u->st, u->name, "mascar_replay", "cycles",
+                      "MASCAR_Replay: cycles the re-execution queue's head could not be sent", &u->rq_replay_stall);
+    }
+}
+
 des_actor *ldst_actor(ldst *u) { return u->actor; }
 
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out)
@@ -242,13 +273,21 @@ void ldst_connect_mem(ldst *u, des_port *down, des_port *up)
 
 static void count_stall(ldst *u, uint64_t cycles)
 {
+    loadpc *r = u->busy ? u->inst[u->cur].lpc : NULL;
     u->busy_cycles += cycles;
-    if (u->stall_cause == CACHE_FAIL_MSHR_FULL || u->stall_cause == CACHE_FAIL_MSHR_MERGE_LIMIT)
+    if (u->stall_cause == CACHE_FAIL_MSHR_FULL || u->stall_cause == CACHE_FAIL_MSHR_MERGE_LIMIT) {
         u->stall_mshr += cycles;
-    else if (u->stall_cause == CACHE_FAIL_MISS_QUEUE_FULL)
+        if (r)
+            r->stall_mshr += cycles;
+    } else if (u->stall_cause == CACHE_FAIL_MISS_QUEUE_FULL) {
         u->stall_icnt += cycles;
-    else
+        if (r)
+            r->stall_icnt += cycles;
+    } else {
         u->stall_set += cycles;
+        if (r)
+            r->stall_set += cycles;
+    }
 }
 
 void ldst_finish(ldst *u, des_time end)
@@ -257,6 +296,10 @@ void ldst_finish(ldst *u, des_time end)
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);
     u->stall_last = c;
+    if (u->rq_n && u->rq_blocked && c > u->rq_fail_cycle) {
+        u->rq_replay_stall += c - u->rq_fail_cycle;
+        u->rq_fail_cycle = c;
+    }
     cache_finish(u->l1, c);
     if (u->st) {
         stats_derived(u->st, u->name, "mean_load_latency", "cycles", "mean of load_latency",
@@ -282,6 +325,7 @@ void ldst_free(ldst *u)
     if (!u)
         return;
     cache_free(u->l1);
+    g_free(u->rq);
     g_free(u->dc);
     g_free(u->inst);
     g_free(u->atom);
@@ -330,6 +374,8 @@ static void respond(ldst *u, uint32_t slot, des_time t)
         if (u->fb && coalesce_is_divergent(&u->co, in->accesses))
             fcw_retire(&u->fb_fcw, in->gprio, in->misses == 0);
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
+        if (in->lpc)
+            loadchar_done(u->lc, in->lpc, in->accesses, in->misses, in->unit, t / u->clk->period - in->ready_at);
         if (u->tr_load.t)
             trace_spans_add(&u->tr_load, "load", in->issued, t / u->clk->period);
     }
@@ -452,12 +498,18 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     u->free_head = in->next_free;
     u->nacc = coalesce_warp(&u->co, u->req.addr, u->req.active, u->req.size, u->acc);
     coalesce_count(&u->cst, &u->co, u->req.op, u->acc, u->nacc);
+    unsigned sets = u->req.op == MEM_LOAD ? iwc_sets_touched(u->l1, u->acc, u->nacc) : 0;
     if (u->req.op == MEM_LOAD)
-        coalesce_count_iwc(&u->cst, u->nacc, iwc_sets_touched(u->l1, u->acc, u->nacc));
+        coalesce_count_iwc(&u->cst, u->nacc, sets);
     *in = (ldst_inst){.resp = {.tag = u->req.tag, .warp = u->req.warp, .op = u->req.op,
                                .accesses = (uint8_t)MIN(u->nacc, 255u)},
                       .issued = c, .remaining = u->nacc, .accesses = u->nacc, .op = u->req.op,
-                      .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1};
+                      .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1,
+                      .ready_at = MIN(u->req.ready_at, c > 0 ? c - 1 : 0)};
+    if (u->lc && u->req.op == MEM_LOAD) {
+        in->lpc = loadchar_pc(u->lc, u->req.pc);
+        loadchar_load(u->lc, in->lpc, u->nacc, sets, iwc_balance(u->l1, u->acc, u->nacc));
+    }
     if (u->fb && u->req.op == MEM_LOAD && coalesce_is_divergent(&u->co, u->nacc))
         dlc_coalesced(u->fb, u->req.pc, u->nacc);
     if (u->dc && u->req.op == MEM_LOAD)
@@ -491,12 +543,85 @@ static void take_request(ldst *u, uint64_t c, des_time t)
 }
 
 /* DaCache's victim cache: sample the victim, look a coherent miss up. */
-static void dacache_note(ldst *u, const cache_result *r, const cache_access *ca)
+static void dacache_note(ldst *u, const cache_result *r, const cache_access *ca, unsigned nacc)
 {
     if (r->evicted)
         dacache_ctl_evicted(u->dc, r->victim, r->victim_warp, r->victim_pc);
-    if (ca->op == MEM_LOAD && r->outcome == CACHE_MISS && !coalesce_is_divergent(&u->co, u->nacc))
+    if (ca->op == MEM_LOAD && r->outcome == CACHE_MISS && !coalesce_is_divergent(&u->co, nacc))
         dacache_ctl_missed(u->dc, ca->addr, ca->pc);
+}
+
+/* What the L1's answer to `ca` (of an instruction of `nacc` accesses)
+ * tells DaCache and the schedulers' victim tags. */
+static void note_result(ldst *u, const cache_access *ca, const cache_result *r, unsigned nacc)
+{
+    if (u->dc && r->outcome != CACHE_FAIL)
+        dacache_note(u, r, ca, nacc);
+    if (u->fb && r->evicted)
+        vta_evicted(u->fb, r->victim_warp, r->victim);
+    if (u->fb && ca->op == MEM_LOAD && r->outcome == CACHE_MISS)
+        vta_missed(u->fb, ca->warp, ca->addr);
+}
+
+/* A load access of instruction `slot` that the L1 took: a hit completes
+ * after its latency, a miss on its fill (or reply). */
+static void load_taken(ldst *u, uint32_t slot, const cache_access *ca, const cache_result *r)
+{
+    ldst_inst *in = &u->inst[slot];
+    if (r->outcome == CACHE_HIT) {
+        push_hit(u, warp_hit_ready(u, ca->warp, r->ready), slot, ca->addr);
+    } else if (r->outcome == CACHE_MISS || r->outcome == CACHE_BYPASSED) {
+        in->misses++;
+        if (in->lpc && r->outcome == CACHE_MISS)
+            loadchar_miss(u->lc, in->lpc, ca->prio, r->miss_class);
+        if (u->fb)
+            dlc_missed(u->fb, ca->pc);
+    }
+}
+
+/* MASCAR: the re-execution queue's head, retried once the L1 has changed
+ * since it was last refused. True if it used the L1 port this cycle. */
+static bool replay(ldst *u, uint64_t c)
+{
+    if (!u->rq_n || (u->rq_blocked && u->epoch == u->rq_epoch))
+        return false;
+    cache_access *ca = &u->rq[u->rq_head];
+    cache_result r = cache_try_access(u->l1, ca, c);
+    note_result(u, ca, &r, u->inst[ca->requester].accesses);
+    if (r.outcome == CACHE_FAIL) {
+        if (!u->rq_blocked)
+            u->rq_fail_cycle = c;
+        u->rq_blocked = true;
+        u->rq_epoch = u->epoch;
+        return true;
+    }
+    if (u->rq_blocked)
+        u->rq_replay_stall += c - u->rq_fail_cycle;   /* cycles it could not be sent */
+    u->rq_blocked = false;
+    cache_access done = *ca;
+    u->rq_head = (u->rq_head + 1) % u->rq_cap;
+    u->rq_n--;
+    load_taken(u, done.requester, &done, &r);
+    return true;
+}
+
+/* MASCAR: queue a load access the L1 refused for an MSHR or the miss
+ * queue, if there is room; it was refused this cycle, so a new head is
+ * blocked until the L1 changes. */
+static bool requeue(ldst *u, const cache_access *ca, cache_fail why, uint64_t c)
+{
+    if (!u->rq || ca->op != MEM_LOAD || u->rq_n == u->rq_cap ||
+        (why != CACHE_FAIL_MSHR_FULL && why != CACHE_FAIL_MSHR_MERGE_LIMIT && why != CACHE_FAIL_MISS_QUEUE_FULL))
+        return false;
+    if (!u->rq_n) {
+        u->rq_blocked = true;
+        u->rq_epoch = u->epoch;
+        u->rq_fail_cycle = c;
+    }
+    u->rq[(u->rq_head + u->rq_n) % u->rq_cap] = *ca;
+    u->rq_n++;
+    u->rq_queued++;
+    return true;
 }
 
 /* One access through the L1 port. */
@@ -520,13 +645,15 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
     u->stalled = false;
-    if (u->dc && r.outcome != CACHE_FAIL)
-        dacache_note(u, &r, &ca);
-    if (u->fb && r.evicted)
-        vta_evicted(u->fb, r.victim_warp, r.victim);
-    if (u->fb && u->req.op == MEM_LOAD && r.outcome == CACHE_MISS)
-        vta_missed(u->fb, u->req.warp, a->line);
-    if (r.outcome == CACHE_FAIL) {
+    note_result(u, &ca, &r, u->nacc);
+    if (r.outcome == CACHE_FAIL && requeue(u, &ca, r.fail, c)) {
+        u->busy_cycles++;   /* the unit goes on with the next access */
+        if (!u->cur_refused) {
+            u->refused_all++;
+            u->refused[r.fail]++;
+        }
+        u->cur_refused = false;
+    } else if (r.outcome == CACHE_FAIL) {
         if (!u->cur_refused) {
             u->cur_refused = true;
             u->refused_all++;
@@ -538,29 +665,37 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
         u->stall_last = c;
         count_stall(u, 1);
         return;
+    } else {
+        u->busy_cycles++;
+        u->cur_refused = false;
+        if (u->req.op == MEM_ATOMIC) {
+            note_atomic(u, a);
+            u->port_free = c + (uint64_t)ceil(__builtin_popcount(a->lanes) / u->atomic_rate);
+        }
+        if (u->req.op == MEM_STORE) {
+            /* A store the L1 keeps (write-back) is performed here; one it sends
+             * down (write-evict, write-through, bypassed) when the L2 acknowledges it. */
+            if (r.outcome != CACHE_BYPASSED && cache_get_params(u->l1)->write == CACHE_WRITE_BACK)
+                complete_access(u, u->cur, t);
+        } else if (r.outcome == CACHE_HIT) {
+            push_hit(u, warp_hit_ready(u, u->req.warp, r.ready), u->cur, a->line);
+        } else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
+            u->inst[u->cur].misses++;       /* completes on its fill or reply */
+            if (u->inst[u->cur].lpc && r.outcome == CACHE_MISS)
+                loadchar_miss(u->lc, u->inst[u->cur].lpc, u->req.prio, r.miss_class);
+            if (u->fb && u->req.op == MEM_LOAD)
+                dlc_missed(u->fb, u->req.pc);
+        }
     }
-    u->busy_cycles++;
-    u->cur_refused = false;
-    if (u->req.op == MEM_ATOMIC) {
-        note_atomic(u, a);
-        u->port_free = c + (uint64_t)ceil(__builtin_popcount(a->lanes) / u->atomic_rate);
-    }
-    if (u->req.op == MEM_STORE) {
-        /* A store the L1 keeps (write-back) is performed here; one it sends
-         * down (write-evict, write-through, bypassed) when the L2 acknowledges it. */
-        if (r.outcome != CACHE_BYPASSED && cache_get_params(u->l1)->write == CACHE_WRITE_BACK)
-            complete_access(u, u->cur, t);
-    } else if (r.outcome == CACHE_HIT)
-        push_hit(u, warp_hit_ready(u, u->req.warp, r.ready), u->cur, a->line);
-    else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
-        u->inst[u->cur].misses++;       /* completes on its fill or reply */
-        if (u->fb && u->req.op == MEM_LOAD)
-            dlc_missed(u->fb, u->req.pc);
-    }
-    if (++u->next == u->nacc)
+    ldst_inst *in = &u->inst[u->cur];
+    if (++u->next == u->nacc) {
+        in->unit = c - in->ready_at;   /* (c - issued + 1) + (issued - ready_at - 1) */
         retire(u);
-    else
+    } else {
         u->stall_coal++;
+        if (in->lpc)
+            in->lpc->stall_coal++;
+    }
 }
 
 /* One request from the miss queue to the crossbar. */
@@ -598,6 +733,7 @@ static void send_down(ldst *u, des_time t)
     if (des_port_try_send(u->down, &m, t)) {
         cache_missq_pop(u->l1);
         u->changed = true;
+        u->epoch++;
     }
 }
 
@@ -619,6 +755,7 @@ static void take_reply(ldst *u, uint64_t c, des_time t)
         if (u->fb && f.evicted)
             vta_evicted(u->fb, f.victim_warp, f.victim);
         u->changed = true;
+        u->epoch++;
     } else {
         if (m->op == MEM_LOAD)
             report_lanes(u, m->id, m->addr, t);
@@ -660,6 +797,8 @@ static void ldst_main(des_actor *self, void *data)
             report_lanes(u, rq.id, line, t);
             complete_access(u, rq.id, t);
             u->changed = true;
+            u->epoch++;
+        u->epoch++;
         }
         while (u->hcount && u->hits[u->hhead].ready <= c) {
             uint32_t slot = u->hits[u->hhead].inst;
@@ -671,13 +810,18 @@ static void ldst_main(des_actor *self, void *data)
         }
         send_down(u, t);
         take_request(u, c, t);
-        if (u->busy && (!u->stalled || u->changed))
+        if (replay(u, c)) {
+            if (u->busy)
+                u->busy_cycles++;   /* the port replayed: the instruction waits a cycle */
+        } else if (u->busy && (!u->stalled || u->changed)) {
             issue_access(u, c, t);
+        }
         des_count_events(u->engine, 1);
         publish(u);
 
         /* The next cycle with work, else sleep until a port wakes us. */
-        bool again = (u->busy && !u->stalled) || des_port_next(u->up) <= t ||
+        bool again = (u->busy && (!u->stalled || u->changed)) || des_port_next(u->up) <= t ||
+                     (u->rq_n && !(u->rq_blocked && u->epoch == u->rq_epoch)) ||
                      (cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
         if (again)

@@ -47,6 +47,16 @@ des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */
 void ldst_set_feedback(ldst *u, mem_feedback *fb);
+/* Feed the chip's memory-divergence characterisation table (loadchar.h;
+ * gpu.memdiv_stats): off (NULL) by default. */
+typedef struct loadchar loadchar;
+void ldst_set_loadchar(ldst *u, loadchar *lc);
+/* MASCAR's re-execution queue of `entries` load accesses (Sethia et al.,
+ * HPCA 2015; core.mascar_reexec): a load access the L1 refuses for want of
+ * an MSHR entry or miss-queue room waits there and is replayed, head first,
+ * once the L1 has changed, while the unit goes on with the next access; the
+ * unit stalls as without it only when the queue is full. 0: none (default). */
+void ldst_set_reexec(ldst *u, unsigned entries);
 /* The SM side: requests in (sender: the SM) and responses out (receiver). */
 void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out);
 /* The memory side: requests down (to the request crossbar) and replies up. */

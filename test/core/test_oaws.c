@@ -242,3 +242,29 @@ Test(ccws, scores_and_throttling_on_victim_hits)
     cr_expect_eq(sched_pick(&r.s, &r.v, 336), 3);
     sched_free(&r.s);
 }
+
+/* The DLC is cleared at each kernel launch: static OAWS, 15 free MSHRs,
+ * warp 0's 32-thread load at PC 100 (in the DLC: divergent, 16 predicted
+ * misses) is occluded and warp 1 goes. The first CTA of launch 0 clears
+ * the DLC (PC 100 unknown: a coherent load, qualifies); PC 100 trained
+ * again, another CTA of launch 0 leaves it (occluded again); the first CTA
+ * of launch 1 clears it; a late CTA of launch 0 after that does not. */
+Test(oaws, dlc_cleared_at_each_kernel_launch)
+{
+    rig r;
+    rig_init(&r, "oaws-static", 50, 48);
+    set_load(&r, 0, 100, 32);
+    r.fb.mshr_free = 15;
+    cr_expect_eq(sched_pick(&r.s, &r.v, 0), 1);
+    mem_dlc_launch(&r.fb, 0);
+    cr_expect_eq(sched_pick(&r.s, &r.v, 1), 0, "cleared: PC 100 unknown");
+    r.fb.dlc[3] = (mem_dlc_entry){.pc = 100, .valid = true, .insts = 1, .accs = 32};
+    mem_dlc_launch(&r.fb, 0);
+    cr_expect_eq(sched_pick(&r.s, &r.v, 2), 1, "same launch: kept");
+    mem_dlc_launch(&r.fb, 1);
+    cr_expect_eq(sched_pick(&r.s, &r.v, 3), 0, "launch 1: cleared");
+    r.fb.dlc[3].valid = true;
+    mem_dlc_launch(&r.fb, 0);
+    cr_expect_eq(sched_pick(&r.s, &r.v, 4), 1, "an earlier launch: kept");
+    sched_free(&r.s);
+}

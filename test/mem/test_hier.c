@@ -27,6 +27,7 @@
 #include "mem/dram_block.h"
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
+#include "mem/loadchar.h"
 #include "simtgrid/xbar.h"
 
 static des_clock clk[1] = {{"all", 1000000, 0}};
@@ -53,7 +54,8 @@ static void sm_main(des_actor *self, void *data)
             des_port_pop(s->resp, now);
         }
         while (s->sent < s->n && s->send_at[s->sent] <= now) {
-            warp_mem_req q = {.active = 0xFFFFFFFFu, .tag = s->sent, .op = s->op[s->sent], .size = 4};
+            warp_mem_req q = {.active = 0xFFFFFFFFu, .tag = s->sent, .op = s->op[s->sent], .size = 4,
+                              .ready_at = now};   /* 1 cycle = 1 tick */
             for (unsigned l = 0; l < 32; l++)
                 q.addr[l] = s->line[s->sent] + 4 * l;
             if (s->line2[s->sent])
@@ -78,8 +80,9 @@ static unsigned route0(const void *ctx, uint64_t addr)
 }
 
 /* L1 MSHR shape for the next build, and the statistics it registers. */
-static unsigned l1_mshrs = 32, l1_merge = 8;
+static unsigned l1_mshrs = 32, l1_merge = 8, l1_reexec = 0;
 static stats *st;
+static loadchar *lc;   /* the unit's characterisation table (gpu.memdiv_stats) */
 
 static des_engine *build(script **out)
 {
@@ -112,6 +115,9 @@ static des_engine *build(script **out)
     static script s;
     des_actor *sma = des_actor_new(e, "sm0", sm_main, &s);
     ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], st);
+    lc = loadchar_new(co.divergent_after);
+    ldst_set_reexec(u, l1_reexec);
+    ldst_set_loadchar(u, lc);
     xbar *rq = xbar_new(e, "req", &xp, &clk[0], NULL);
     xbar *rp = xbar_new(e, "rep", &xp, &clk[0], NULL);
     l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
@@ -151,6 +157,45 @@ Test(hier, dram_miss_then_l1_hit)
     cr_assert_eq(s->got, 2);
     cr_assert_eq(s->resp_at[0], 322);
     cr_assert_eq(s->resp_at[1], 422);
+}
+
+/* The same two loads (PC 0), characterised (Wang ch. 2): the first, ready
+ * to leave the SM at 0, enters the unit at 1 (the port's cycle), misses
+ * (cold: the line was never evicted) and has its data at 321: L1D access
+ * time 321; the second, ready at 400, enters at 401 and hits, data at 421:
+ * 21. One access each, through the L1 as it enters: no occlusion.
+ * One fully missed and one fully cached load; the PC is coherent (1 access),
+ * so the chip's fully_cached_coherent is 1 / 2. The miss took an MSHR entry
+ * for GTO priority 0 (requests carry 0 here). Balance of one access over S
+ * sets: 1 / ((1 / 2S) (1 + 2S - 1)) = 1. */
+Test(hier, characterisation_of_a_fully_cached_reload)
+{
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 400}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    loadpc *r = loadchar_pc(lc, 0);
+    cr_expect_eq(r->loads, 2);
+    cr_expect_eq(r->divergent, 0);
+    cr_expect_eq(r->accesses, 2);
+    cr_expect_eq(r->fully_cached, 1);
+    cr_expect_eq(r->partially_cached, 0);
+    cr_expect_eq(r->fully_missed, 1);
+    cr_expect_eq(r->misses, 1);
+    cr_expect_eq(r->misses_cold, 1);
+    cr_expect_eq(r->access_cycles, 321 + 21);
+    cr_expect_eq(r->occlusion_cycles, 0);
+    cr_expect_float_eq(r->iwc_sum, 2.0, 1e-12);
+    cr_expect_float_eq(r->balance_sum, 2.0, 1e-12);
+    loadchar_write(lc, st, 1000);
+    double v;
+    cr_assert(stats_get_derived(st, "loads", "fully_cached_coherent", &v));
+    cr_expect_float_eq(v, 0.5, 1e-12);
+    cr_assert(stats_get_derived(st, "loadpc.0", "mean_accesses", &v));
+    cr_expect_float_eq(v, 1.0, 1e-12);
+    cr_assert(stats_get_derived(st, "loadpc.0", "occlusion_share", &v));
+    cr_expect_float_eq(v, 0.0, 1e-12);
 }
 
 Test(hier, l1_miss_that_hits_the_l2)
@@ -223,6 +268,24 @@ Test(hier, mshr_full_stalls_the_unit_until_a_fill)
     cr_expect_eq(counter("sm0.l1d", "reservation_fails"), 1);
     cr_expect_eq(counter("sm0.l1d", "fail_mshr_full"), 1);
     cr_expect_eq(counter("sm0.l1d", "misses"), 2);
+    /* Characterised: the load, ready at 0, entered at 1 (no wait beyond
+     * the port's cycle) and its second access went through at 321: 321
+     * cycles for 2 accesses, 319 of occlusion (Wang Fig 2.6); access time
+     * 441 - 0 = 441; both accesses missed; LDST_COAL 1 (after X), LDST_MSHR
+     * 319, both of its PC. */
+    loadpc *r = loadchar_pc(lc, 0);
+    cr_expect_eq(r->occlusion_cycles, 319);
+    cr_expect_eq(r->access_cycles, 441);
+    cr_expect_eq(r->fully_missed, 1);
+    cr_expect_eq(r->misses, 2);
+    cr_expect_eq(r->stall_coal, 1);
+    cr_expect_eq(r->stall_mshr, 319);
+    loadchar_write(lc, st, 1000);
+    double v;
+    cr_assert(stats_get_derived(st, "loads", "occlusion_share_coherent", &v));
+    cr_expect_float_eq(v, 319.0 / 441.0, 1e-12);
+    cr_assert(stats_get_derived(st, "loads", "ldst_mshr_share", &v));
+    cr_expect_float_eq(v, 319.0 / 1000.0, 1e-12);
 }
 
 Test(hier, merge_limit_then_hit_after_the_fill)
@@ -248,4 +311,50 @@ Test(hier, merge_limit_then_hit_after_the_fill)
     cr_expect_eq(counter("sm0.l1d", "hits"), 1);
     cr_expect_eq(counter("sm0.ldst", "refused_mshr_merge_limit"), 1);
     cr_expect_eq(counter("sm0.ldst", "stall_mshr"), 318);
+}
+
+/* MASCAR's re-execution queue (32 entries), one MSHR entry. Load 0 at 0:
+ * lanes 0-15 line X = 0x1000, lanes 16-31 Y = 0x1080; load 1 at 0: X. At 1
+ * X misses (the entry). At 2 Y is refused (MSHR full): it goes to the
+ * queue and load 0 leaves the unit. At 3 load 1 enters and merges into X's
+ * entry (a pending hit). Nothing changes until X's fill at 321 (above):
+ * load 1 completes (SM at 322) and the queue's head Y is replayed: a miss,
+ * a DRAM row hit, reply at 441, SM at 442. Y's head could not be sent from
+ * 2 to 320: MASCAR_Replay 319 cycles. The unit never stalled (LDST_MSHR 0).
+ * Without the queue load 1 would enter only after Y, at 322, and hit: SM at
+ * 343. */
+static script *two_loads_one_mshr(unsigned reexec)
+{
+    l1_mshrs = 1;
+    l1_reexec = reexec;
+    script *s;
+    des_engine *e = build(&s);
+    plan(s, 2, (des_time[]){0, 0}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    s->line2[0] = 0x1080;
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    return s;
+}
+
+Test(hier, mascar_reexec_queue_lets_the_next_load_through)
+{
+    script *s = two_loads_one_mshr(32);
+    cr_expect_eq(s->resp_at[0], 442);
+    cr_expect_eq(s->resp_at[1], 322);
+    cr_expect_eq(counter("sm0.ldst", "mascar_queued"), 1);
+    cr_expect_eq(counter("sm0.ldst", "mascar_replay"), 319);
+    cr_expect_eq(counter("sm0.ldst", "stall_mshr"), 0);
+    cr_expect_eq(counter("sm0.ldst", "refused_mshr_full"), 1);
+    cr_expect_eq(counter("sm0.l1d", "misses"), 2);
+    cr_expect_eq(counter("sm0.l1d", "hits_reserved"), 1);
+}
+
+/* The same two loads without the queue: load 1 waits behind Y, enters at
+ * 322 (Y goes through at 321) and hits X, filled at 321: data at 342, SM at
+ * 343; load 0 as above (442). */
+Test(hier, without_the_reexec_queue_the_next_load_waits)
+{
+    script *s = two_loads_one_mshr(0);
+    cr_expect_eq(s->resp_at[0], 442);
+    cr_expect_eq(s->resp_at[1], 343);
 }

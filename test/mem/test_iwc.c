@@ -4,6 +4,15 @@
 #include "test_cache_util.h"
 #include "mem/iwc.h"
 
+static unsigned warp_of_stride(uint64_t stride, coalesce_access *acc)
+{
+    coalesce_params cp = {.line_bytes = 128, .sector_bytes = 32, .divergent_after = 2};
+    uint64_t addr[COALESCE_LANES];
+    for (unsigned t = 0; t < COALESCE_LANES; t++)
+        addr[t] = 0x80000000ull + t * stride;
+    return coalesce_warp(&cp, addr, 0xFFFFFFFFu, 4, acc);
+}
+
 static unsigned iwc_of_stride(const cache *c, uint64_t stride)
 {
     coalesce_params cp = {.line_bytes = 128, .sector_bytes = 32, .divergent_after = 2};
@@ -66,4 +75,24 @@ Test(iwc, statistic_buckets_and_mean)
     cr_expect_eq(s.load_iwc.count[1], 1);  /* [2] */
     cr_expect_eq(s.load_iwc.count[5], 1);  /* [17-32] */
     cr_expect_float_eq(s.iwc_sum / 3, 35.5 / 3, 1e-12);
+}
+
+/* Balance (Kharbutli, Wang Eq 3.2), linear index, 32 sets, m = 32 accesses:
+ * the denominator is (32 / 64)(32 + 64 - 1) = 47.5. Stride 4 KB puts all 32
+ * in one set: 32 x 33 / 2 = 528, balance 528 / 47.5 = 11.1158; stride 128 B
+ * one per set: 32 x 1, balance 32 / 47.5 = 0.6737; stride 1 KB 8 per set in
+ * 4 sets: 4 x 36 = 144, balance 144 / 47.5 = 3.0316. */
+Test(iwc, balance_eq_3_2)
+{
+    cache_params p = small_params(32, 8);
+    cache *c = new_cache(&p);
+    coalesce_access acc[COALESCE_MAX_ACCESSES];
+    unsigned n = warp_of_stride(4096, acc);
+    cr_expect_float_eq(iwc_balance(c, acc, n), 528.0 / 47.5, 1e-12);
+    n = warp_of_stride(128, acc);
+    cr_expect_float_eq(iwc_balance(c, acc, n), 32.0 / 47.5, 1e-12);
+    n = warp_of_stride(1024, acc);
+    cr_expect_float_eq(iwc_balance(c, acc, n), 144.0 / 47.5, 1e-12);
+    cr_expect_float_eq(iwc_balance(c, acc, 0), 0.0, 1e-12);
+    cache_free(c);
 }

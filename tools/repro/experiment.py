@@ -13,7 +13,9 @@ An experiment is a JSON file, workloads/papers/PAPER/NAME.json:
   tables               per-benchmark tables: {title, scenario, columns:
                        [{label, where: {column: value}}], optional benchmarks
                        (the subset it covers)}, normalised to the
-                       first column (whose raw metric is printed too)
+                       first column (whose raw metric is printed too);
+                       with raw: true, levels at one point `where`, each
+                       column {label, metric, optional scale}
 
 Row kinds (field `kind`; all rows have name, source, paper):
   speedup   mean over benchmarks of metric(test) / metric(base), as a change
@@ -220,8 +222,30 @@ def sweep_curve(e, r, results, members):
     return curve
 
 
+def raw_table(e, t, results, benches):
+    """A table of levels at one point (t['where']): each column is a metric
+    (c['metric'] times c.get('scale', 1)), not normalised; arithmetic mean."""
+    cols = t["columns"]
+    group_of = {b: g for g, bs in e["groups"].items() for b in bs}
+    header = ["benchmark", "group"] + [c["label"] for c in cols]
+    rows, vals = [], [[] for _ in cols]
+    for b in benches:
+        pt = point(results, t["scenario"], t.get("where", {}), b)
+        cells = [b, group_of.get(b, "")]
+        for i, c in enumerate(cols):
+            x = _num(pt, c["metric"], b) * c.get("scale", 1.0)
+            vals[i].append(x)
+            cells.append(f"{x:.3f}")
+        rows.append(cells)
+    rows.append(["arithmetic mean", ""] +
+                [f"{V.mean('arithmetic', v):.3f}" if v else "-" for v in vals])
+    return header, rows, vals
+
+
 def bench_table(e, t, results, benches):
     """(header, rows) of one per-benchmark table, plus its mean row."""
+    if t.get("raw"):
+        return raw_table(e, t, results, benches)
     metric = t.get("metric", e["metric"])
     cols = t["columns"]
     group_of = {b: g for g, bs in e["groups"].items() for b in bs}
