@@ -323,3 +323,110 @@ Test(memdiv_kernels, mm3_chain)
     g_free(a), g_free(b), g_free(c), g_free(d);
     kr_free(&k);
 }
+
+/* PolyBench's 1-based data: row i, column j of rows of 1025 words. */
+#define CV(i, j) ((uint64_t)(i) * 1025 + (j))
+
+Test(memdiv_kernels, covar_mean_reduce_cross)
+{
+    /* 64 columns, 8 rows, a j2 walk of 4: mean[j] = sum / 8; data -= mean;
+     * symmat[j1][j2] = symmat[j2][j1] = sum_i data[i][j1] data[i][j2] for
+     * j1 <= j2 < j1 + 4. The walk runs from j1 = 1 up, so symmat[j][j-1]
+     * (written by column j - 1 as its (j-1, j) pair's mirror) is checked too. */
+    enum { M = 64, N = 8, SPAN = 4 };
+    kr k;
+    kr_load(&k, "covar.sasm");
+    static uint32_t d[N + 1][M + SPAN + 1];
+    for (int i = 1; i <= N; i++)
+        for (int j = 1; j <= M + SPAN; j++) d[i][j] = rd(&k, "data", CV(i, j));
+    uint64_t p0[3] = {0, N, SPAN}, p1[3] = {1, N, SPAN}, p2[3] = {2, N, SPAN};
+    kr_run(&k, 2, 1, 32, 1, p0, 3);
+    kr_run(&k, 2, 1, 32, 8, p1, 3);
+    kr_run(&k, 2, 1, 32, 1, p2, 3);
+    uint32_t mean[M + 1];
+    for (int j = 1; j <= M; j++) {
+        uint32_t s = 0;
+        for (int i = 1; i <= N; i++) s += d[i][j];
+        mean[j] = s / N;
+        cr_expect_eq(rd(&k, "mean", j), mean[j], "mean %d", j);
+        for (int i = 1; i <= N; i++) d[i][j] -= mean[j];
+    }
+    for (int i = 1; i <= N; i++) cr_expect_eq(rd(&k, "data", CV(i, 5)), d[i][5], "data %d 5", i);
+    for (int j1 = 1; j1 <= M; j1++)
+        for (int j2 = j1; j2 < j1 + SPAN && j2 <= M; j2++) {
+            uint32_t s = 0;
+            for (int i = 1; i <= N; i++) s += d[i][j1] * d[i][j2];
+            cr_expect_eq(rd(&k, "symmat", CV(j1, j2)), s, "symmat %d %d", j1, j2);
+            cr_expect_eq(rd(&k, "symmat", CV(j2, j1)), s, "symmat %d %d", j2, j1);
+        }
+    kr_free(&k);
+}
+
+Test(memdiv_kernels, corr_std_and_normalise)
+{
+    /* correlation's kernels: mean, std[j] = floor(sqrtf(sum (d - mean)^2 /
+     * 8)) (1 if 0), data = 64 (d - mean) / std (signed, truncating). */
+    enum { M = 32, N = 8 };
+    kr k;
+    kr_load(&k, "covar.sasm");
+    static uint32_t d[N + 1][M + 1];
+    for (int i = 1; i <= N; i++)
+        for (int j = 1; j <= M; j++) d[i][j] = rd(&k, "data", CV(i, j));
+    for (uint64_t ph = 0; ph < 5; ph++) {
+        if (ph == 1 || ph == 2) continue;
+        uint64_t params[3] = {ph, N, 1};
+        kr_run(&k, 1, 1, 32, ph == 4 ? 8 : 1, params, 3);
+    }
+    for (int j = 1; j <= M; j++) {
+        uint32_t s = 0, v = 0;
+        for (int i = 1; i <= N; i++) s += d[i][j];
+        uint32_t mean = s / N;
+        for (int i = 1; i <= N; i++) v += (d[i][j] - mean) * (d[i][j] - mean);
+        uint32_t sd = (uint32_t)sqrtf((float)(v / N));
+        if (sd == 0) sd = 1;
+        cr_expect_eq(rd(&k, "std", j), sd, "std %d", j);
+        for (int i = 1; i <= N; i++)
+            cr_expect_eq((int32_t)rd(&k, "data", CV(i, j)), ((int32_t)d[i][j] - (int32_t)mean) * 64 / (int32_t)sd,
+                         "data %d %d", i, j);
+    }
+    kr_free(&k);
+}
+
+Test(memdiv_kernels, gramschmidt_two_column_steps)
+{
+    /* PolyBench's k loop for k = 0, 1 on 64 x 2048 (f32, fused sums in
+     * row order), checked on columns 0..99 of R and A after both steps. */
+    enum { M = 64, N = 2048, J = 100 };
+    kr k;
+    kr_load(&k, "gramschmidt.sasm");
+    static float a[M][J], q[M][2], r[2][J];
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < J; j++) a[i][j] = as_f32(memimg_read(k.m, sym(k.p, "a") + 4 * ((uint64_t)i * N + j), 4));
+    for (uint64_t kk = 0; kk < 2; kk++) {
+        uint64_t p0[2] = {0, kk}, p1[2] = {1, kk}, p2[2] = {2, kk};
+        kr_run(&k, 1, 1, 32, 1, p0, 2);
+        kr_run(&k, 2, 1, 32, 1, p1, 2);
+        kr_run(&k, 64, 1, 32, 1, p2, 2);
+        float nrm = 0;
+        for (int i = 0; i < M; i++) nrm = fmaf(a[i][kk], a[i][kk], nrm);
+        r[kk][kk] = sqrtf(nrm);
+        for (int i = 0; i < M; i++) q[i][kk] = a[i][kk] / r[kk][kk];
+        for (int j = (int)kk + 1; j < J; j++) {
+            float s = 0;
+            for (int i = 0; i < M; i++) s = fmaf(q[i][kk], a[i][j], s);
+            r[kk][j] = s;
+            for (int i = 0; i < M; i++) a[i][j] = fmaf(-q[i][kk], s, a[i][j]);
+        }
+    }
+    for (int kk = 0; kk < 2; kk++)
+        for (int j = kk; j < J; j++)
+            cr_expect_float_eq(as_f32(memimg_read(k.m, sym(k.p, "r") + 4 * ((uint64_t)kk * N + j), 4)), r[kk][j], 0,
+                               "R %d %d", kk, j);
+    for (int i = 0; i < M; i++)
+        for (int j = 2; j < J; j++)
+            cr_expect_float_eq(as_f32(memimg_read(k.m, sym(k.p, "a") + 4 * ((uint64_t)i * N + j), 4)), a[i][j], 0,
+                               "A %d %d", i, j);
+    for (int i = 0; i < M; i++)
+        cr_expect_float_eq(as_f32(memimg_read(k.m, sym(k.p, "q") + 4 * ((uint64_t)i * N + 1), 4)), q[i][1], 0, "Q %d 1", i);
+    kr_free(&k);
+}
