@@ -350,8 +350,9 @@ static uint64_t first_free_requester(const xbar *x, const uint64_t *req, uint64_
  * arrival or a credit: a transfer finishing, or a queued packet whose
  * input and output are both free (RR and iSLIP change nothing, not even a
  * pointer, in a cycle without a transfer, so the cycles before that are
- * skipped rather than polled: issue 20). PIM draws a random number for
- * every free output with a packet pending, so it runs every such cycle.
+ * skipped rather than polled: issue 20). PIM draws random numbers in
+ * cycles without a transfer: it polls every cycle a packet waits, as
+ * before.
  * A blocked output is woken by its port's credit. UINT64_MAX when only an
  * arrival or a credit can help. */
 static uint64_t next_cycle(const xbar *x, uint64_t c)
@@ -364,12 +365,15 @@ static uint64_t next_cycle(const xbar *x, uint64_t c)
         if (out->has_pkt) {
             if (!out->blocked)
                 n = MIN(n, ready);
-        } else if (out->pending && ready < n) {
-            if (!pim)
-                ready = MAX(ready, first_free_requester(x, &x->req[o * x->in_words], c));
+        } else if (out->pending && ready < n && !pim) {
+            ready = MAX(ready, first_free_requester(x, &x->req[o * x->in_words], c));
             n = MIN(n, ready);
         }
     }
+    if (pim && x->queued)   /* polls while packets wait, as before */
+        for (unsigned i = 0; i < x->p.inputs; i++)
+            if (x->in[i].used)
+                n = MIN(n, x->in[i].busy_until > c ? x->in[i].busy_until : c + 1);
     return n;
 }
 
