@@ -49,7 +49,7 @@ typedef enum core_unit_kind {
 } core_unit_kind;
 
 /* dws memory subdivision policy (core.dws_mem_split). */
-typedef enum core_dws_mem { CORE_DWS_MEM_OFF, CORE_DWS_AGGRESS, CORE_DWS_LAZY, CORE_DWS_REVIVE } core_dws_mem;
+typedef enum core_dws_mem { CORE_DWS_MEM_OFF, CORE_DWS_AGGRESS, CORE_DWS_LAZY, CORE_DWS_REVIVE, CORE_DWS_SLIP } core_dws_mem;
 
 typedef struct core_unit_params {
     unsigned count;     /* pipelines of this kind per SM */
@@ -93,6 +93,9 @@ typedef struct core_params {
     unsigned dws_wst_entries, dws_slots, dws_block_limit;
     bool dws_branch_split, dws_nested_split, dws_pc_merge, dws_branch_limited, dws_ready_queue;
     core_dws_mem dws_mem_split;
+    /* adaptive slip (core.dws_mem_split = slip) */
+    unsigned dws_slip_limit, dws_slip_mem_pct, dws_slip_active_pct;
+    uint64_t dws_slip_interval;
     unsigned mem_pending_per_warp;
     bool wait_for_stores;
     core_unit_params unit[CORE_UNIT_KINDS];

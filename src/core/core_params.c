@@ -9,7 +9,8 @@ static const char *const dwf_policy_names[] = {[DWF_POL_MAJ] = "maj", [DWF_POL_M
                                                [DWF_POL_PC] = "pc", [DWF_POL_PDPRI] = "pdpri", NULL};
 static const char *const dwf_rf_names[] = {[DWF_RF_LAS] = "las", [DWF_RF_IDEAL] = "ideal", [DWF_RF_BANKS] = "banks", NULL};
 static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
-                                             [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive", NULL};
+                                             [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive",
+                                             [CORE_DWS_SLIP] = "slip", NULL};
 static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
 static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV_FETCHABLE] = "fetchable", NULL};
 
@@ -41,6 +42,8 @@ static const param_bind binds[] = {
     U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc),
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_pc_merge),
     B(dws_branch_limited), B(dws_ready_queue), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
+    U(dws_slip_limit), PB(core_params, "core.dws_slip_interval", dws_slip_interval, PF_U64), U(dws_slip_mem_pct),
+    U(dws_slip_active_pct),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),

@@ -47,9 +47,22 @@
  * while it holds a slot; a slot is kept until the group waits at a
  * re-convergence point or a CTA barrier, dies or merges away; free slots go
  * to the oldest slot-less groups. Held groups are WS_BARRIER to the
- * scheduler (entity.held). Barrel discipline only. */
+ * scheduler (entity.held). Barrel discipline only.
+ *
+ * Adaptive slip (core.dws_mem_split = slip, [M] 5.7; Tarjan et al.): on a
+ * partial hit the served threads run ahead as a split while the warp has
+ * fewer groups than the divergence limit (dws_slip.h adapts it per
+ * interval); the fall-behind split is held after its data returns until a
+ * group of its warp issues the same load again (it then merges into that
+ * group, as a PC-based merge), or until no other group of its warp runs.
+ * Without branch subdivision (Slip) a split of a subdivided warp waits
+ * before every forward conditional branch until its warp's groups are there
+ * (no predication: the stack needs every thread's outcome); backward
+ * branches, the loop back-edges, let the run-ahead slip into the next
+ * iteration [inferred]. */
 #include <string.h>
 
+#include "core/dws_slip.h"
 #include "core/sm_internal.h"
 
 enum { K_PLAIN, K_BARRIER, K_SPLIT };
@@ -62,6 +75,7 @@ typedef struct dws_ent {
     bool slot;                      /* holds a scheduler slot */
     bool wait_rec;                  /* waits at its top (barrier) entry's rpc */
     bool wait_bl;                   /* BranchLimited: waits before the branch at its pc */
+    bool slip_behind;               /* slip: a fall-behind split, held until revisited */
     uint64_t seq;                   /* creation order (slot hand-out) */
     uint64_t last_issue;            /* cycle of its last issue (ready-queue order) */
     /* its outstanding load (memory subdivision) */
@@ -81,6 +95,13 @@ typedef struct dws_state {
     uint64_t wst_max, wst_full_cycles, wst_area, wst_last;   /* area: entries x cycles */
     uint64_t push_full;              /* divergences that pushed because the WST was full */
     int cur;                         /* the group that issued last (-1: none) */
+    /* adaptive slip */
+    bool slip_started;
+    dws_slip slip;
+    uint64_t merges_slip, slip_releases;
+    /* memory-wait cycles: no issue while some group waits on a load */
+    uint64_t obs_last, obs_issue, mem_wait_cycles;
+    bool obs_flag;
 } dws_state;
 
 static unsigned dws_capacity(const core_params *p) { return p->max_warps + p->dws_wst_entries; }
@@ -92,12 +113,15 @@ static void *dws_create(sm *s)
     q->cur = -1;
     for (unsigned i = 0; i < s->nent_cap; i++)
         q->e[i].tag = -1;
+    dws_slip_init(&q->slip, s->p.dws_slip_limit, s->p.warp_size, s->p.dws_slip_interval, s->p.dws_slip_mem_pct,
+                  s->p.dws_slip_active_pct, 0);
     return q;
 }
 
 static void dws_destroy(void *state)
 {
     dws_state *q = state;
+    dws_slip_free(&q->slip);
     g_free(q->e);
     g_free(q);
 }
@@ -137,10 +161,27 @@ static bool wst_room(const sm *s, const dws_state *q, unsigned hw)
     return q->wst_used + need <= s->p.dws_wst_entries;
 }
 
+/* Slip: a fall-behind split stays held while another group of its warp
+ * runs (not waiting at a sync point, not itself held behind). */
+static bool slip_held(const sm *s, const dws_state *q, unsigned e)
+{
+    if (!q->e[e].slip_behind)
+        return false;
+    unsigned hw = s->ent[e].hw;
+    for (unsigned x = 0; x < s->nent_cap; x++) {
+        const dws_ent *o = &q->e[x];
+        if (x != e && s->ent[x].live && s->ent[x].hw == hw && !o->slip_behind && !o->wait_rec && !o->wait_bl &&
+            !s->ent[x].at_barrier)
+            return true;
+    }
+    return false;
+}
+
 static void set_held(sm *s, unsigned e)
 {
-    const dws_ent *d = &((dws_state *)s->rc_state)->e[e];
-    s->ent[e].held = !d->slot || d->wait_rec || d->wait_bl;
+    const dws_state *q = s->rc_state;
+    const dws_ent *d = &q->e[e];
+    s->ent[e].held = !d->slot || d->wait_rec || d->wait_bl || slip_held(s, q, e);
 }
 
 /* Sync points give their slot back; free slots go to the oldest groups
@@ -148,7 +189,7 @@ static void set_held(sm *s, unsigned e)
  * every cycle): the hand-out scans only while a group wants a slot. */
 static bool slot_waits(const sm *s, const dws_ent *d, unsigned e)
 {
-    return d->wait_rec || d->wait_bl || s->ent[e].at_barrier;
+    return d->wait_rec || d->wait_bl || s->ent[e].at_barrier || slip_held(s, s->rc_state, e);
 }
 
 static void slots_settle(sm *s)
@@ -199,7 +240,7 @@ static void ent_free(sm *s, unsigned e)
     unsigned hw = s->ent[e].hw, before = wst_of(s, hw);
     if (d->slot)
         q->slots_used--;
-    d->slot = d->wait_rec = d->wait_bl = false;
+    d->slot = d->wait_rec = d->wait_bl = d->slip_behind = false;
     d->tag = -1;
     s->ent[e].held = false;
     sm_entity_free(s, e);
@@ -217,6 +258,7 @@ static unsigned ent_clone(sm *s, unsigned e)
     q->e[n].slot = false;
     q->e[n].seq = q->next_seq++;
     q->e[n].tag = -1;
+    q->e[n].slip_behind = false;
     s->ent[n].held = true;
     return n;
 }
@@ -273,6 +315,7 @@ static void merge_into(sm *s, unsigned a, unsigned b)
         da->stk.e[i].mask |= db->stk.e[i].mask;
     if (s->ent[a].ready_at < s->ent[b].ready_at)
         s->ent[a].ready_at = s->ent[b].ready_at;
+    da->slip_behind = da->slip_behind && db->slip_behind;
     if (!da->slot && db->slot) {   /* the slot stays with the merged group */
         da->slot = true;
         db->slot = false;
@@ -388,9 +431,11 @@ static void after_step(sm *s, unsigned e)
         try_stack_merge(s, s->ent[e].hw, d->stk.depth, d->bar[t]);
         return;
     }
-    if (s->p.dws_branch_limited && s->hw[s->ent[e].hw].nentities > 1 && !s->ent[e].trace) {
+    bool slip_bl = s->p.dws_mem_split == CORE_DWS_SLIP && !s->p.dws_branch_split;
+    if ((s->p.dws_branch_limited || slip_bl) && s->hw[s->ent[e].hw].nentities > 1 && !s->ent[e].trace) {
         const isa_inst *in = sm_inst_of(s, e);
-        if (in->op == ISA_OP_BRA) {
+        if (in->op == ISA_OP_BRA &&
+            (!slip_bl || (in->guard != ISA_PRED_NONE && in->target > s->ent[e].pc))) {
             d->wait_bl = true;
             set_held(s, e);
         }
@@ -428,22 +473,60 @@ static void try_bl_merge(sm *s, unsigned hw)
  * memory instruction; the ready groups of its warp now at r's pc with the
  * same stack (they issued that instruction earlier and were served) merge
  * into r and wait with it (r.mask |= q.mask). A ready group that holds no
- * scheduler slot may merge too ([M] 6.6). */
-static void pc_merge(sm *s, unsigned r, uint64_t cycle)
+ * scheduler slot may merge too ([M] 6.6). With `slip`, adaptive slip's
+ * merge instead: r issued the load again, and the held fall-behind splits
+ * standing after it, their data back, merge into r. */
+static bool may_merge(const sm *s, const dws_state *q, unsigned b, uint64_t cycle, bool slip)
+{
+    if (slip)
+        return q->e[b].slip_behind && !s->ent[b].mem_wait;
+    return idle_ready(s, b, cycle) || (!s->ent[b].mem_wait && !q->e[b].slot && !q->e[b].wait_rec &&
+                                       !q->e[b].wait_bl && !s->ent[b].at_barrier);
+}
+
+static void merge_at_pc(sm *s, unsigned r, uint64_t cycle, bool slip)
 {
     dws_state *q = s->rc_state;
     unsigned hw = s->ent[r].hw;
     for (unsigned b = 0; b < s->nent_cap && s->hw[hw].nentities > 1; b++) {
         if (b == r || !s->ent[b].live || s->ent[b].hw != hw || s->ent[b].pc != s->ent[r].pc)
             continue;
-        bool rb = idle_ready(s, b, cycle) || (!s->ent[b].mem_wait && !q->e[b].slot && !q->e[b].wait_rec &&
-                                              !q->e[b].wait_bl && !s->ent[b].at_barrier);
-        if (!rb || !same_frame(&q->e[r], &q->e[b]))
+        if (!may_merge(s, q, b, cycle, slip) || !same_frame(&q->e[r], &q->e[b]))
             continue;
         merge_into(s, r, b);
-        q->merges_pc++;
+        if (slip)
+            q->merges_slip++;
+        else
+            q->merges_pc++;
     }
     collapse(s, r);
+}
+
+/* Slip: every group of a subdivided warp waits at a sync point (before a
+ * branch or at the stack's re-convergence point) and they cannot merge
+ * (different frames: a run-ahead split took a loop back-edge its
+ * fall-behind did not): the groups waiting before a branch go on. */
+static void slip_unblock(sm *s, unsigned hw)
+{
+    dws_state *q = s->rc_state;
+    bool bl = false;
+    for (unsigned e = 0; e < s->nent_cap; e++) {
+        if (!s->ent[e].live || s->ent[e].hw != hw)
+            continue;
+        const dws_ent *d = &q->e[e];
+        if ((!d->wait_bl && !d->wait_rec) || s->ent[e].mem_wait)
+            return;
+        bl |= d->wait_bl;
+    }
+    if (!bl)
+        return;
+    for (unsigned e = 0; e < s->nent_cap; e++)
+        if (s->ent[e].live && s->ent[e].hw == hw && q->e[e].wait_bl) {
+            q->e[e].wait_bl = false;
+            q->e[e].slip_behind = false;
+            q->slip_releases++;
+            set_held(s, e);
+        }
 }
 
 /* Groups waiting to merge whose last load has since returned. */
@@ -460,6 +543,8 @@ static void retry_merges(sm *s)
         } else if (d->wait_bl) {
             try_bl_merge(s, s->ent[e].hw);
         }
+        if (s->p.dws_mem_split == CORE_DWS_SLIP && s->ent[e].live && (d->wait_bl || d->wait_rec))
+            slip_unblock(s, s->ent[e].hw);
     }
 }
 
@@ -479,6 +564,10 @@ static void dws_warp_start(sm *s, unsigned hw, uint64_t cycle)
     s->ent[e].active = s->hw[hw].lanes;
     s->ent[e].ready_at = cycle;
     s->ent[e].held = true;
+    if (!q->slip_started) {   /* the first interval starts with the SM's first warp */
+        q->slip_started = true;
+        q->slip.start = q->slip.area_last = q->obs_last = cycle;
+    }
     slots_settle(s);
 }
 
@@ -498,6 +587,20 @@ static bool eligible(const sm *s, unsigned e, const isa_inst *br)
             return true;
     }
     return true;
+}
+
+/* A new split whose path starts at its split entry's rpc (a branch to its
+ * own post-dominator) pops it at once and waits there, as Conv's stack
+ * would not push that path. */
+static void arrive_at_rpc(sm *s, unsigned e)
+{
+    dws_ent *d = &((dws_state *)s->rc_state)->e[e];
+    const pdom_entry *t = pdom_top(&d->stk);
+    if (d->kind[d->stk.depth - 1] != K_SPLIT || t->pc != t->rpc)
+        return;
+    pdom_advance(&d->stk, t->pc);
+    sync_entity(s, e);
+    after_step(s, e);
 }
 
 static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
@@ -533,8 +636,12 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
             /* both paths run as splits; the stack is not pushed ([M] 4.1) */
             for (unsigned i = 0; i < d->stk.depth; i++)
                 d->stk.e[i].mask &= ~exited;
-            subdivide(s, e, in->target, taken, pc + 1, fall);
+            unsigned n = subdivide(s, e, in->target, taken, pc + 1, fall);
             q->splits_branch++;
+            /* a path that starts at the re-convergence point is there */
+            arrive_at_rpc(s, e);
+            if (s->ent[n].live)
+                arrive_at_rpc(s, n);
             slots_settle(s);
             return;
         }
@@ -570,13 +677,15 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
     after_step(s, e);
     if (d->wait_bl)
         try_bl_merge(s, hw);
+    if (s->p.dws_mem_split == CORE_DWS_SLIP && s->ent[e].live && sm_is_global(in))
+        merge_at_pc(s, e, s->cycle + 1, true);
     if (s->p.dws_pc_merge && s->ent[e].live && sm_is_global(in)) {
         /* checked at memory instructions, when some other group is ready */
         bool others = false;
         for (unsigned x = 0; x < s->nent_cap && !others; x++)
             others = x != e && s->ent[x].live && s->status[x] == WS_READY;
         if (others)
-            pc_merge(s, e, s->cycle + 1);
+            merge_at_pc(s, e, s->cycle + 1, false);
     }
     slots_settle(s);
 }
@@ -636,13 +745,44 @@ static void dws_mem_partial(sm *s, unsigned tag, uint32_t lanes, uint64_t cycle)
     d->decided = true;   /* the first report is the hit mask */
     if (!d->arrived || d->arrived == s->ent[e].active || d->wait_rec || d->wait_bl || !wst_room(s, q, s->ent[e].hw))
         return;
+    if (s->p.dws_mem_split == CORE_DWS_SLIP) {
+        /* the threads that hit slip ahead, within the divergence limit */
+        if (s->hw[s->ent[e].hw].nentities < q->slip.limit) {
+            mem_split(s, e, cycle);
+            q->e[s->mem[tag].entity].slip_behind = true;
+            slots_settle(s);
+        }
+        return;
+    }
     if (s->p.dws_mem_split == CORE_DWS_AGGRESS || !any_ready(s, e, cycle))
         mem_split(s, e, cycle);
+}
+
+/* The cycles since the last call: skipped ones are idle; the last one seen
+ * issued when the issue counter grew. Those without issue while a group
+ * waited on memory are memory-wait cycles ("the WPU waits for memory"; a
+ * group held behind by slip does not count). */
+static void slip_observe(sm *s, dws_state *q, uint64_t cycle)
+{
+    uint64_t act = 0;
+    for (unsigned sc = 0; sc < s->p.schedulers; sc++)
+        act += s->sc[sc].st.issue_cycles;
+    act /= s->p.schedulers;
+    if (cycle > q->obs_last && q->obs_flag)
+        q->mem_wait_cycles += cycle - q->obs_last - (act > q->obs_issue ? 1 : 0);
+    q->obs_last = cycle;
+    q->obs_issue = act;
+    q->obs_flag = false;
+    for (unsigned e = 0; e < s->nent_cap && !q->obs_flag; e++)
+        q->obs_flag = s->ent[e].live && s->ent[e].mem_wait;
+    dws_slip_observe(&q->slip, cycle, q->mem_wait_cycles, act);
 }
 
 static void dws_before_cycle(sm *s, uint64_t cycle)
 {
     dws_state *q = s->rc_state;
+    if (s->p.dws_mem_split == CORE_DWS_SLIP && q->slip_started)
+        slip_observe(s, q, cycle);
     retry_merges(s);
     slots_settle(s);
     if (s->p.dws_mem_split != CORE_DWS_REVIVE || any_ready(s, s->nent_cap, cycle))
@@ -674,6 +814,16 @@ static void dws_stats(sm *s, stats *st, const char *blk, bool final)
         uint64_t span = q->wst_last > s->first_cycle ? q->wst_last - s->first_cycle : 0;
         stats_derived(st, blk, "dws_wst_mean", "entries", "mean WST entries in use over the SM's cycles",
                       span ? (double)q->wst_area / (double)span : 0);
+        if (s->p.dws_mem_split == CORE_DWS_SLIP) {
+            stats_derived(st, blk, "dws_slip_limit_mean", "groups",
+                          "adaptive slip: divergence limit, mean over the SM's cycles",
+                          dws_slip_mean(&q->slip, q->wst_last, s->first_cycle));
+            stats_series *ts = stats_series_new(st, blk, "dws_slip_limit", "groups",
+                                                "adaptive slip: divergence limit after each interval",
+                                                (double)s->p.dws_slip_interval);
+            for (unsigned i = 0; i < q->slip.history->len; i++)
+                stats_series_push(ts, g_array_index(q->slip.history, unsigned, i));
+        }
         return;
     }
     stats_counter(st, blk, "dws_splits_branch", "splits", "subdivisions at divergent branches", &q->splits_branch);
@@ -688,6 +838,19 @@ static void dws_stats(sm *s, stats *st, const char *blk, bool final)
     stats_counter(st, blk, "dws_wst_full_cycles", "cycles", "cycles the WST was full", &q->wst_full_cycles);
     stats_counter(st, blk, "dws_push_full", "branches",
                   "divergent branches that pushed the stack because the WST was full", &q->push_full);
+    if (s->p.dws_mem_split == CORE_DWS_SLIP) {
+        stats_counter(st, blk, "dws_merges_slip", "merges",
+                      "adaptive slip: fall-behind splits merged when their load was issued again", &q->merges_slip);
+        stats_counter(st, blk, "dws_slip_releases", "groups",
+                      "adaptive slip: groups let past a branch because their warp's groups could not meet",
+                      &q->slip_releases);
+        stats_counter(st, blk, "dws_slip_ups", "intervals", "adaptive slip: intervals that raised the limit",
+                      &q->slip.ups);
+        stats_counter(st, blk, "dws_slip_downs", "intervals", "adaptive slip: intervals that lowered the limit",
+                      &q->slip.downs);
+        stats_counter(st, blk, "dws_slip_limit_max", "groups", "adaptive slip: highest divergence limit",
+                      &q->slip.limit_max);
+    }
 }
 
 /* Switch on cache access with a ready queue ([M] 3.3): the group that

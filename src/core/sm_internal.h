@@ -187,6 +187,7 @@ struct sm {
 
     /* statistics */
     uint64_t cycles, warp_insts, thread_insts, ctas_done;
+    uint64_t rf_reads, rf_writes;   /* register-file accesses: registers x active lanes (energy) */
     uint64_t class_count[ISA_CLASS_COUNT];
     uint64_t smem_conflict_cycles, mem_requests, barrier_waits, faults;
     uint64_t rf_conflict_cycles;  /* extra operand-read cycles (core.rf_banks) */
@@ -365,6 +366,14 @@ static inline const isa_program *sm_prog_of(const sm *s, unsigned e)
     return s->cta[s->ent[e].cta].launch->il.prog;
 }
 /* The instruction entity e is at: its program's, or its trace record's. */
+/* Register-file accesses of one issue (docs/energy.md): each general
+ * register the instruction reads or writes, once per active lane. */
+static inline void sm_count_rf(sm *s, const isa_inst *in, unsigned lanes)
+{
+    s->rf_reads += (uint64_t)in->nreads * lanes;
+    s->rf_writes += (uint64_t)in->ndst * lanes;
+}
+
 static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
 {
     const sm_entity *w = &s->ent[e];

@@ -470,6 +470,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     st->cur_threads = t->threads > p->warp_size ? p->warp_size : t->threads;
     count_lanes(s, st, w->active, nthreads, k);
     s->thread_insts += nthreads;
+    sm_count_rf(s, in, nthreads);
     s->class_count[in->cls]++;
     if (c->end < t->done)
         c->end = t->done;

@@ -79,6 +79,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
     t->threads = threads;
     st->port_free = next;
     s->thread_insts += threads;
+    sm_count_rf(s, in, threads);
     if (p->refetch_latency && !sm_is_control(in) && !reply)
         w->ready_at = last_k + p->refetch_latency;
     else

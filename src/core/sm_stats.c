@@ -217,6 +217,10 @@ void sm_stats_register(sm *s, stats *st)
                   &s->warp_insts);
     stats_counter(st, b, "thread_insts", "instructions", "thread instructions: active lanes summed over issues",
                   &s->thread_insts);
+    stats_counter(st, b, "rf_reads", "accesses", "register-file reads: general registers read x active lanes",
+                  &s->rf_reads);
+    stats_counter(st, b, "rf_writes", "accesses", "register-file writes: general registers written x active lanes",
+                  &s->rf_writes);
     stats_counter(st, b, "ctas", "CTAs", "CTAs completed", &s->ctas_done);
     stats_counter(st, b, "mem_requests", "requests", "global memory warp requests sent", &s->mem_requests);
     stats_counter(st, b, "smem_conflict_cycles", "cycles", "extra shared-memory cycles from bank conflicts",

@@ -68,14 +68,28 @@ unsigned des_port_count(const des_port *p) { return p->count; }
 
 unsigned des_port_space(des_port *p, des_time t)
 {
-    unsigned free_slots = 0;
-    for (unsigned i = p->count; i < p->cap; i++) {
-        unsigned slot = (p->head + i) % p->cap;
-        if (p->reusable[slot] > t)
-            break;
-        free_slots++;
+    /* The free slots, in ring order from the next one to fill, were popped
+     * in that order (never-used slots, reusable from 0, come first), so
+     * their reusable times never decrease: binary-search the first one not
+     * yet visible at t rather than walk them (an SM asks every cycle it
+     * runs, of a port up to hundreds of slots deep). */
+    unsigned n = p->cap - p->count;
+    unsigned base = (p->head + p->count) % p->cap;
+#define FREE_AT(j) p->reusable[(base + (j)) % p->cap]
+    if (!n || FREE_AT(0) > t)
+        return 0;
+    if (FREE_AT(n - 1) <= t)
+        return n;
+    unsigned lo = 1, hi = n - 1;   /* the first slot not visible lies in [lo, hi] */
+    while (lo < hi) {
+        unsigned mid = lo + (hi - lo) / 2;
+        if (FREE_AT(mid) > t)
+            hi = mid;
+        else
+            lo = mid + 1;
     }
-    return free_slots;
+#undef FREE_AT
+    return lo;
 }
 
 void des_port_wait_space(des_port *p, des_time t)

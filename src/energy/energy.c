@@ -10,6 +10,8 @@ static const param_bind energy_param_binds[] = {
     PB(energy_params, "energy.issue_pj", issue_pj, PF_DOUBLE),
     PB(energy_params, "energy.lane_pj", lane_pj, PF_DOUBLE),
     PB(energy_params, "energy.rf_pj", rf_pj, PF_DOUBLE),
+    PB(energy_params, "energy.rf_read_pj", rf_read_pj, PF_DOUBLE),
+    PB(energy_params, "energy.rf_write_pj", rf_write_pj, PF_DOUBLE),
     PB(energy_params, "energy.l1_access_pj", l1_access_pj, PF_DOUBLE),
     PB(energy_params, "energy.l2_access_pj", l2_access_pj, PF_DOUBLE),
     PB(energy_params, "energy.icnt_flit_pj", icnt_flit_pj, PF_DOUBLE),
@@ -40,7 +42,7 @@ void energy_report(const energy_params *p, stats *st, unsigned nsms, uint64_t co
     double e[] = {
         warp * p->issue_pj,
         lanes * p->lane_pj,
-        lanes * p->rf_pj,
+        lanes * p->rf_pj + sum(st, "sm*", "rf_reads") * p->rf_read_pj + sum(st, "sm*", "rf_writes") * p->rf_write_pj,
         sum(st, "sm*.l1d", "accesses") * p->l1_access_pj,
         sum(st, "l2s*", "accesses") * p->l2_access_pj,
         sum(st, "icnt*", "flits") * p->icnt_flit_pj,
@@ -56,7 +58,7 @@ void energy_report(const energy_params *p, stats *st, unsigned nsms, uint64_t co
     static const char *const descs[] = {
         "warp instructions issued x energy.issue_pj (fetch, decode, schedule)",
         "active lanes of issued instructions x energy.lane_pj (datapath)",
-        "active lanes of issued instructions x energy.rf_pj (register file)",
+        "register file: active lanes x energy.rf_pj + reads x energy.rf_read_pj + writes x energy.rf_write_pj",
         "L1 data cache accesses x energy.l1_access_pj",
         "L2 slice accesses x energy.l2_access_pj",
         "crossbar flits x energy.icnt_flit_pj",

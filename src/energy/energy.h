@@ -10,7 +10,7 @@
 #include "simtgrid/stats.h"
 
 typedef struct energy_params {
-    double issue_pj, lane_pj, rf_pj;
+    double issue_pj, lane_pj, rf_pj, rf_read_pj, rf_write_pj;
     double l1_access_pj, l2_access_pj, icnt_flit_pj;
     double dram_activate_pj, dram_byte_pj, dram_access_pj;
     double sm_static_mw, chip_static_mw;

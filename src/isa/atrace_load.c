@@ -172,12 +172,106 @@ static bool reg_tok(lp *p, const char *t, uint8_t *r)
     return lerr(p, "expected a register such as R12, got '%s'", t ? t : "the end of the line");
 }
 
+/* The static part of an instruction line: destination registers, opcode,
+ * source registers, into *in and the interning key (pc, registers, opcode). */
+static bool inst_regs(lp *p, char **rest, uint64_t ndst, isa_inst *in, GString *key,
+                      char **opcode)
+{
+    char *t;
+    uint64_t nsrc;
+    for (unsigned i = 0; i < ndst; i++) {
+        uint8_t r;
+        if (!reg_tok(p, tok(rest), &r)) return false;
+        if (r != ISA_REG_NONE) in->dst[in->ndst++] = r;
+        g_string_append_printf(key, " d%u", r);
+    }
+    *opcode = tok(rest);
+    if (!*opcode) return lerr(p, "expected the opcode");
+    if (!atrace_decode_opcode(*opcode, in))
+        return lerr(p, "unknown opcode '%s' (not in the SM70-SM90 table, docs/traces.md)", *opcode);
+    g_string_append_printf(key, " %s", *opcode);
+    if (!parse_u64(t = tok(rest), 10, &nsrc) || nsrc > 6)
+        return lerr(p, "expected the source count (0..6), got '%s'", t ? t : "");
+    for (unsigned i = 0; i < nsrc; i++) {
+        uint8_t r;
+        if (!reg_tok(p, tok(rest), &r)) return false;
+        g_string_append_printf(key, " s%u", r);
+        bool dup = r == ISA_REG_NONE;
+        for (unsigned j = 0; j < in->nreads && !dup; j++) dup = in->reads[j] == r;
+        if (!dup) in->reads[in->nreads++] = r;
+    }
+    return true;
+}
+
+/* A signed decimal token (a stride or a delta), or false. */
+static bool parse_i64(const char *t, int64_t *v)
+{
+    char *end;
+    *v = t ? g_ascii_strtoll(t, &end, 10) : 0;
+    return t && !*end;
+}
+
+/* The addresses of the n active lanes of a memory instruction, appended to
+ * p->addr: listed (mode 0), base + stride (1) or base + deltas (2). */
+static bool inst_addrs(lp *p, char **rest, unsigned n)
+{
+    char *t;
+    uint64_t mode, base = 0;
+    if (!parse_u64(t = tok(rest), 10, &mode) || mode > 2)
+        return lerr(p, "expected the address format (0 list, 1 base+stride, 2 base+deltas), got '%s'",
+                    t ? t : "the end of the line");
+    if (mode != 0 && n && !parse_u64(t = tok(rest), 16, &base))
+        return lerr(p, "expected the base address (hex), got '%s'", t ? t : "the end of the line");
+    int64_t stride = 0;
+    if (mode == 1 && n && !parse_i64(t = tok(rest), &stride))
+        return lerr(p, "expected the stride (decimal), got '%s'", t ? t : "the end of the line");
+    uint64_t a = base;
+    for (unsigned j = 0; j < n; j++) {
+        if (mode == 0) {
+            if (!parse_u64(t = tok(rest), 16, &a))
+                return lerr(p, "expected %u addresses (one per active lane), got '%s'", n,
+                            t ? t : "the end of the line");
+        } else if (mode == 1) {
+            a = base + (uint64_t)stride * j;
+        } else if (j > 0) {
+            int64_t d;
+            if (!parse_i64(t = tok(rest), &d))
+                return lerr(p, "expected %u deltas after the base, got '%s'", n - 1,
+                            t ? t : "the end of the line");
+            a += (uint64_t)d;
+        }
+        g_array_append_val(p->addr, a);
+    }
+    return true;
+}
+
+/* Appends the dynamic record, interning the static instruction: lines with
+ * the same key share one isa_inst. Takes the key. */
+static void inst_intern(lp *p, GString *key, const isa_inst *in, const char *opcode,
+                        atrace_rec rec)
+{
+    gpointer found = g_hash_table_lookup(p->statics, key->str);
+    if (found) {
+        rec.sidx = (uint32_t)(GPOINTER_TO_UINT(found) - 1);
+        g_string_free(key, TRUE);
+    } else {
+        rec.sidx = p->inst->len;
+        isa_inst copy = *in;
+        copy.line = p->line;
+        g_array_append_val(p->inst, copy);
+        char *op = g_strdup(opcode);
+        g_array_append_val(p->opcode, op);
+        g_hash_table_insert(p->statics, g_string_free(key, FALSE), GUINT_TO_POINTER(rec.sidx + 1));
+    }
+    g_array_append_val(p->rec, rec);
+}
+
 static bool inst_line(lp *p, char *s, uint64_t *left)
 {
     if (*left == 0) return lerr(p, "more instruction lines than the warp's 'insts' count");
     (*left)--;
-    char *t, *rest = s;
-    uint64_t pc, mask, ndst, nsrc, width;
+    char *t, *rest = s, *opcode = NULL;
+    uint64_t pc, mask, ndst, width;
     if (!parse_u64(t = tok(&rest), 16, &pc)) return lerr(p, "expected the pc (hex), got '%s'", t ? t : "");
     if (!parse_u64(t = tok(&rest), 16, &mask) || mask > UINT32_MAX)
         return lerr(p, "expected the active mask (32-bit hex), got '%s'", t ? t : "");
@@ -187,34 +281,7 @@ static bool inst_line(lp *p, char *s, uint64_t *left)
     memset(&in, 0, sizeof in);
     GString *key = g_string_new(NULL);
     g_string_append_printf(key, "%" G_GINT64_MODIFIER "x", pc);
-    for (unsigned i = 0; i < ndst; i++) {
-        uint8_t r;
-        if (!reg_tok(p, tok(&rest), &r)) goto fail;
-        if (r != ISA_REG_NONE) in.dst[in.ndst++] = r;
-        g_string_append_printf(key, " d%u", r);
-    }
-    char *opcode = tok(&rest);
-    if (!opcode) {
-        lerr(p, "expected the opcode");
-        goto fail;
-    }
-    if (!atrace_decode_opcode(opcode, &in)) {
-        lerr(p, "unknown opcode '%s' (not in the SM70-SM90 table, docs/traces.md)", opcode);
-        goto fail;
-    }
-    g_string_append_printf(key, " %s", opcode);
-    if (!parse_u64(t = tok(&rest), 10, &nsrc) || nsrc > 6) {
-        lerr(p, "expected the source count (0..6), got '%s'", t ? t : "");
-        goto fail;
-    }
-    for (unsigned i = 0; i < nsrc; i++) {
-        uint8_t r;
-        if (!reg_tok(p, tok(&rest), &r)) goto fail;
-        g_string_append_printf(key, " s%u", r);
-        bool dup = r == ISA_REG_NONE;
-        for (unsigned j = 0; j < in.nreads && !dup; j++) dup = in.reads[j] == r;
-        if (!dup) in.reads[in.nreads++] = r;
-    }
+    if (!inst_regs(p, &rest, ndst, &in, key, &opcode)) goto fail;
     if (!parse_u64(t = tok(&rest), 10, &width)) {
         lerr(p, "expected the memory width (0 for none), got '%s'", t ? t : "the end of the line");
         goto fail;
@@ -229,68 +296,13 @@ static bool inst_line(lp *p, char *s, uint64_t *left)
     atrace_rec rec = {0, (uint32_t)mask, 0};
     if (mem) {
         rec.addr = p->addr->len;
-        uint64_t mode, base = 0;
-        unsigned n = (unsigned)__builtin_popcount((uint32_t)mask);
-        if (!parse_u64(t = tok(&rest), 10, &mode) || mode > 2) {
-            lerr(p, "expected the address format (0 list, 1 base+stride, 2 base+deltas), got '%s'",
-                 t ? t : "the end of the line");
-            goto fail;
-        }
-        if (mode != 0 && n && !parse_u64(t = tok(&rest), 16, &base)) {
-            lerr(p, "expected the base address (hex), got '%s'", t ? t : "the end of the line");
-            goto fail;
-        }
-        int64_t stride = 0;
-        if (mode == 1 && n) {
-            t = tok(&rest);
-            char *end;
-            stride = t ? g_ascii_strtoll(t, &end, 10) : 0;
-            if (!t || *end) {
-                lerr(p, "expected the stride (decimal), got '%s'", t ? t : "the end of the line");
-                goto fail;
-            }
-        }
-        uint64_t a = base;
-        for (unsigned j = 0; j < n; j++) {
-            if (mode == 0) {
-                if (!parse_u64(t = tok(&rest), 16, &a)) {
-                    lerr(p, "expected %u addresses (one per active lane), got '%s'", n,
-                         t ? t : "the end of the line");
-                    goto fail;
-                }
-            } else if (mode == 1) {
-                a = base + (uint64_t)stride * j;
-            } else if (j > 0) {
-                t = tok(&rest);
-                char *end;
-                int64_t d = t ? g_ascii_strtoll(t, &end, 10) : 0;
-                if (!t || *end) {
-                    lerr(p, "expected %u deltas after the base, got '%s'", n - 1,
-                         t ? t : "the end of the line");
-                    goto fail;
-                }
-                a += (uint64_t)d;
-            }
-            g_array_append_val(p->addr, a);
-        }
+        if (!inst_addrs(p, &rest, (unsigned)__builtin_popcount((uint32_t)mask))) goto fail;
     }
     if ((t = tok(&rest))) {
         lerr(p, "unexpected '%s' at the end of the instruction", t);
         goto fail;
     }
-    gpointer found = g_hash_table_lookup(p->statics, key->str);
-    if (found) {
-        rec.sidx = (uint32_t)(GPOINTER_TO_UINT(found) - 1);
-        g_string_free(key, TRUE);
-    } else {
-        rec.sidx = p->inst->len;
-        in.line = p->line;
-        g_array_append_val(p->inst, in);
-        char *op = g_strdup(opcode);
-        g_array_append_val(p->opcode, op);
-        g_hash_table_insert(p->statics, g_string_free(key, FALSE), GUINT_TO_POINTER(rec.sidx + 1));
-    }
-    g_array_append_val(p->rec, rec);
+    inst_intern(p, key, &in, opcode, rec);
     return true;
 fail:
     g_string_free(key, TRUE);

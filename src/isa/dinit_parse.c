@@ -69,9 +69,76 @@ static void syntax_error(GError **err, const dinit_ctx *ctx, const dinit_call *c
 }
 
 /* Splits `name(key=value, ...)` in place; returns false with a syntax error. */
-static bool split_call(dinit_call *call, const dinit_ctx *ctx, GError **err)
+/* One argument `key=value` (value bare or "quoted") at *pp, NUL-terminated in
+ * place and stored in call; *pp ends after the ',' or ')' that follows, which
+ * *sep gets. */
+static bool split_arg(dinit_call *call, const dinit_ctx *ctx, char **pp, char *sep, GError **err)
 {
     char what[96];
+    char *p = *pp;
+    if (!is_ident_start(*p)) {
+        syntax_error(err, ctx, call, p, "an argument name");
+        return false;
+    }
+    char *key = p;
+    while (is_ident_char(*p)) p++;
+    char *key_end = p;
+    p = skip_ws(p);
+    char eq = *p;
+    *key_end = '\0';
+    if (eq != '=') {
+        g_snprintf(what, sizeof what, "'=' after argument '%s'", key);
+        syntax_error(err, ctx, call, p, what);
+        return false;
+    }
+    p = skip_ws(p + 1);
+    char *val = p;
+    if (*p == '"') { /* a quoted value (a file path): anything up to the next quote */
+        char *close = strchr(p + 1, '"');
+        if (!close) {
+            g_snprintf(what, sizeof what, "a closing '\"' for argument '%s'", key);
+            syntax_error(err, ctx, call, p + strlen(p), what);
+            return false;
+        }
+        val = p + 1;
+        *close = '\0';
+        p = close + 1;
+        if (val == close) {
+            g_snprintf(what, sizeof what, "a non-empty value for argument '%s'", key);
+            syntax_error(err, ctx, call, close, what);
+            return false;
+        }
+    } else {
+        while (is_value_char(*p)) p++;
+    }
+    if (p == val) {
+        g_snprintf(what, sizeof what, "a value for argument '%s'", key);
+        syntax_error(err, ctx, call, p, what);
+        return false;
+    }
+    char *val_end = p;
+    p = skip_ws(p);
+    *sep = *p;
+    if (*sep != ',' && *sep != ')') {
+        g_snprintf(what, sizeof what, "',' or ')' after argument '%s'", key);
+        syntax_error(err, ctx, call, p, what);
+        return false;
+    }
+    *val_end = '\0';
+    if (call->nargs == DINIT_MAX_ARGS) {
+        dinit_error(err, ctx, MEMIMG_ERROR_SYNTAX, "initializer '%s': more than %d arguments",
+                    call->text, DINIT_MAX_ARGS);
+        return false;
+    }
+    call->arg_name[call->nargs] = key;
+    call->arg_text[call->nargs] = val;
+    call->nargs++;
+    *pp = skip_ws(p + 1);
+    return true;
+}
+
+static bool split_call(dinit_call *call, const dinit_ctx *ctx, GError **err)
+{
     char *p = skip_ws(call->buf);
     if (*p == '\0') { /* empty text: zero */
         call->init = "zero";
@@ -97,67 +164,10 @@ static bool split_call(dinit_call *call, const dinit_ctx *ctx, GError **err)
     if (*p == ')') {
         p = skip_ws(p + 1);
     } else {
-        for (;;) {
-            if (!is_ident_start(*p)) {
-                syntax_error(err, ctx, call, p, "an argument name");
-                return false;
-            }
-            char *key = p;
-            while (is_ident_char(*p)) p++;
-            char *key_end = p;
-            p = skip_ws(p);
-            char eq = *p;
-            *key_end = '\0';
-            if (eq != '=') {
-                g_snprintf(what, sizeof what, "'=' after argument '%s'", key);
-                syntax_error(err, ctx, call, p, what);
-                return false;
-            }
-            p = skip_ws(p + 1);
-            char *val = p;
-            if (*p == '"') { /* a quoted value (a file path): anything up to the next quote */
-                char *close = strchr(p + 1, '"');
-                if (!close) {
-                    g_snprintf(what, sizeof what, "a closing '\"' for argument '%s'", key);
-                    syntax_error(err, ctx, call, p + strlen(p), what);
-                    return false;
-                }
-                val = p + 1;
-                *close = '\0';
-                p = close + 1;
-                if (val == close) {
-                    g_snprintf(what, sizeof what, "a non-empty value for argument '%s'", key);
-                    syntax_error(err, ctx, call, close, what);
-                    return false;
-                }
-            } else {
-                while (is_value_char(*p)) p++;
-            }
-            if (p == val) {
-                g_snprintf(what, sizeof what, "a value for argument '%s'", key);
-                syntax_error(err, ctx, call, p, what);
-                return false;
-            }
-            char *val_end = p;
-            p = skip_ws(p);
-            char sep = *p;
-            if (sep != ',' && sep != ')') {
-                g_snprintf(what, sizeof what, "',' or ')' after argument '%s'", key);
-                syntax_error(err, ctx, call, p, what);
-                return false;
-            }
-            *val_end = '\0';
-            if (call->nargs == DINIT_MAX_ARGS) {
-                dinit_error(err, ctx, MEMIMG_ERROR_SYNTAX, "initializer '%s': more than %d arguments",
-                            call->text, DINIT_MAX_ARGS);
-                return false;
-            }
-            call->arg_name[call->nargs] = key;
-            call->arg_text[call->nargs] = val;
-            call->nargs++;
-            p = skip_ws(p + 1);
-            if (sep == ')') break;
-        }
+        char sep;
+        do {
+            if (!split_arg(call, ctx, &p, &sep, err)) return false;
+        } while (sep != ')');
     }
     if (*p != '\0') {
         syntax_error(err, ctx, call, p, "the end of the initializer after ')'");

@@ -34,11 +34,10 @@ cache *cache_new(const cache_params *p)
     c->repl = replace_new(&rp, p->sets, p->ways);
     c->mshr = mshr_new(p->mshr_entries, p->mshr_merge);
     c->q = g_new0(cache_req, p->miss_queue);
-    /* The history keeps at least the last 8 x lines evictions (and at least
-     * 128), so a line re-missed within eight cache capacities of evictions
-     * is classified exactly; see docs/cache.md. */
-    size_t hist_records = 16 * lines > 256 ? 16 * lines : 256;
-    bool hist_ok = !p->miss_taxonomy || cache_history_init(&c->hist, 4 * lines, hist_records);
+    /* The history remembers the last 8 x lines evictions (at least 128):
+     * a line re-missed within eight cache capacities of evictions is
+     * classified exactly; see docs/cache.md. */
+    bool hist_ok = !p->miss_taxonomy || cache_history_init(&c->hist, 8 * lines > 128 ? 8 * lines : 128);
     if (!c->repl || !c->mshr || !hist_ok) {
         cache_free(c);
         return NULL;

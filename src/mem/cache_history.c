@@ -2,124 +2,137 @@
 #include "mem/cache_history.h"
 
 #include <glib.h>
-#include <stdlib.h>
+#include <string.h>
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
     return (size_t)((key * 0x9E3779B97F4A7C15ull) >> 17) & (cap - 1);
 }
 
-static size_t pow2_at_least(size_t n)
+bool cache_history_init(cache_history *h, size_t window)
 {
-    size_t cap = 16;
-    while (cap < n)
-        cap *= 2;
-    return cap;
-}
-
-static bool alloc_table(cache_history *h, size_t cap)
-{
-    h->key = g_new0(uint64_t, cap);
-    h->stamp = g_new0(uint32_t, cap);
-    h->warp = g_new0(uint16_t, cap);
-    h->cap = cap;
-    return h->key && h->stamp && h->warp;
-}
-
-static void free_table(cache_history *h)
-{
-    g_free(h->key);
-    g_free(h->stamp);
-    g_free(h->warp);
-    h->key = NULL;
-    h->stamp = NULL;
-    h->warp = NULL;
-}
-
-bool cache_history_init(cache_history *h, size_t initial_cap, size_t max_records)
-{
-    h->max_len = max_records < 2 ? 2 : max_records;
-    h->max_cap = pow2_at_least(2 * h->max_len);
-    size_t cap = pow2_at_least(initial_cap);
-    h->len = 0;
-    h->serial = 0;
-    if (!alloc_table(h, cap < h->max_cap ? cap : h->max_cap)) {
-        cache_history_free(h);
+    memset(h, 0, sizeof *h);
+    if (window < 1 || window > UINT32_MAX / 4)
         return false;
-    }
+    size_t cap = 16;
+    while (cap < 2 * window)
+        cap *= 2;
+    /* A quarter more slots than lines: the ring is compacted when its slots
+     * run out, which then frees at least window / 4 (amortised O(1)). */
+    size_t ring = window + window / 4 + 1;
+    /* g_new then memset rather than g_new0: the pages are resident from the
+     * start, so peak memory does not creep up as the history fills. */
+    h->line = g_new(uint64_t, ring);
+    h->warp = g_new(uint16_t, ring);
+    h->index = g_new(uint32_t, cap);
+    memset(h->line, 0, ring * sizeof *h->line);
+    memset(h->warp, 0, ring * sizeof *h->warp);
+    memset(h->index, 0, cap * sizeof *h->index);
+    h->window = window;
+    h->ring = ring;
+    h->cap = cap;
     return true;
 }
 
 void cache_history_free(cache_history *h)
 {
-    free_table(h);
-    h->cap = h->len = 0;
+    g_free(h->line);
+    g_free(h->warp);
+    g_free(h->index);
+    memset(h, 0, sizeof *h);
 }
 
-/* Slot holding `key`, or the empty slot where it belongs. */
-static size_t find(const uint64_t *keys, size_t cap, uint64_t key)
+/* Index slot holding `key`, or the empty slot where it belongs. */
+static size_t find(const cache_history *h, uint64_t key)
 {
-    size_t i = slot_of(key, cap);
-    while (keys[i] && keys[i] != key)
-        i = (i + 1) & (cap - 1);
+    size_t i = slot_of(key, h->cap);
+    while (h->index[i] && h->line[h->index[i] - 1] != key)
+        i = (i + 1) & (h->cap - 1);
     return i;
 }
 
-/* Rebuilds the table at `cap` slots keeping only the records put less than
- * `keep` puts ago (all of them when keep is 0). Stamps are distinct (each
- * put gives one record the next serial), so exactly min(len, keep) stay. */
-static bool rebuild(cache_history *h, size_t cap, uint32_t keep)
+/* Empties index slot i, moving later entries of its probe run back so that
+ * every key stays reachable from its home slot (backward-shift deletion). */
+static void index_delete(cache_history *h, size_t i)
 {
-    cache_history old = *h;
-    if (!alloc_table(h, cap)) {
-        free_table(h);
-        *h = old;
-        return false;
+    size_t mask = h->cap - 1;
+    for (size_t j = (i + 1) & mask; h->index[j]; j = (j + 1) & mask) {
+        size_t home = slot_of(h->line[h->index[j] - 1], h->cap);
+        /* The entry at j may move to i when its home is not in (i, j]. */
+        bool in_between = i <= j ? (home > i && home <= j) : (home > i || home <= j);
+        if (!in_between) {
+            h->index[i] = h->index[j];
+            i = j;
+        }
     }
-    h->len = 0;
-    for (size_t i = 0; i < old.cap; i++) {
-        if (!old.key[i] || (keep && (uint32_t)(h->serial - old.stamp[i]) >= keep))
+    h->index[i] = 0;
+}
+
+/* Forgets the oldest line held. */
+static void drop_oldest(cache_history *h)
+{
+    while (!h->line[h->tail]) {   /* records of lines evicted again since */
+        h->tail = (h->tail + 1) % h->ring;
+        h->used--;
+    }
+    index_delete(h, find(h, h->line[h->tail]));
+    h->line[h->tail] = 0;
+    h->tail = (h->tail + 1) % h->ring;
+    h->used--;
+    h->live--;
+}
+
+/* Packs the live records at the oldest end, in order, dropping the
+ * moved-on ones (the index keeps its shape: only positions change). */
+static void compact(cache_history *h)
+{
+    size_t w = h->tail;
+    for (size_t k = 0, r = h->tail; k < h->used; k++, r = (r + 1) % h->ring) {
+        uint64_t key = h->line[r];
+        if (!key)
             continue;
-        size_t j = find(h->key, cap, old.key[i]);
-        h->key[j] = old.key[i];
-        h->stamp[j] = old.stamp[i];
-        h->warp[j] = old.warp[i];
-        h->len++;
+        if (w != r) {
+            size_t i = find(h, key);
+            h->line[w] = key;
+            h->warp[w] = h->warp[r];
+            h->line[r] = 0;
+            h->index[i] = (uint32_t)w + 1;
+        }
+        w = (w + 1) % h->ring;
     }
-    free_table(&old);
-    return true;
+    h->used = h->live;
 }
 
 void cache_history_put(cache_history *h, uint64_t line, uint16_t warp)
 {
-    if (!h->cap)
+    if (!h->window)
         return;
     uint64_t key = line | 1;
-    h->serial++;
-    size_t i = find(h->key, h->cap, key);
-    if (!h->key[i]) {
-        bool ok = true;
-        if (h->len + 1 > h->max_len)   /* full: forget the older half */
-            ok = rebuild(h, h->cap, (uint32_t)(h->max_len / 2));
-        else if (2 * (h->len + 1) > h->cap)
-            ok = rebuild(h, h->cap * 2, 0);
-        if (!ok)
-            return;
-        i = find(h->key, h->cap, key);
-        h->key[i] = key;
-        h->len++;
+    size_t i = find(h, key);
+    if (h->index[i]) {   /* held: its record moves to the newest end */
+        h->line[h->index[i] - 1] = 0;
+        h->live--;
+    } else if (h->live == h->window) {
+        drop_oldest(h);
+        i = find(h, key);   /* the deletion may have shifted the probe run */
     }
-    h->stamp[i] = h->serial;
-    h->warp[i] = warp;
+    if (h->used == h->ring)
+        compact(h);
+    size_t head = (h->tail + h->used) % h->ring;
+    h->line[head] = key;
+    h->warp[head] = warp;
+    h->index[i] = (uint32_t)head + 1;
+    h->used++;
+    h->live++;
 }
 
 bool cache_history_get(const cache_history *h, uint64_t line, uint16_t *warp)
 {
-    if (!h->cap)
+    if (!h->window)
         return false;
-    size_t i = find(h->key, h->cap, line | 1);
-    if (!h->key[i])
+    size_t i = find(h, line | 1);
+    if (!h->index[i])
         return false;
-    *warp = h->warp[i];
+    *warp = h->warp[h->index[i] - 1];
     return true;
 }

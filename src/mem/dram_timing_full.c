@@ -20,7 +20,7 @@
  *
  * A request of `bytes` needs ceil(bytes / (bus_bytes * burst cycles))
  * bursts; its data is done when its last burst leaves the bus. */
-#include "mem/memctrl_internal.h"
+#include "mem/dram_bank.h"
 
 static uint64_t full_bank_ready(const memctrl *mc, const mc_bank *b, const mc_req *r,
                                 enum dram_cmd *cmd)
@@ -53,28 +53,25 @@ static void full_channel_floors(const memctrl *mc, uint64_t floors[DRAM_CMD_COUN
     floors[DRAM_CMD_SERVE] = base;
 }
 
-static void precharge(memctrl *mc, mc_bank *b, uint64_t t)
+static void precharge(const dram_params *p, dram_bank_state *s, uint64_t t, uint32_t *ev)
 {
-    b->open_row = ROW_CLOSED;
-    b->next_act = mc_max(b->next_act, t + mc->p.tRP);
-    mc->st.precharges++;
+    s->open_row = ROW_CLOSED;
+    s->next_act = mc_max(s->next_act, t + p->tRP);
+    *ev |= DRAM_EV_PRE;
 }
 
-static bool full_issue(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t)
+/* The channel's part: the command bus, the data bus, tRRD, tCCD(L), tWTR,
+ * tRTW. The bank's part is full_bank_cmd. */
+static bool full_issue(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t,
+                       dram_bank_msg *m)
 {
     const dram_params *p = &mc->p;
     mc->cmd_free = t + 1;
     switch (cmd) {
     case DRAM_CMD_PRE:
-        precharge(mc, b, t);
         return false;
     case DRAM_CMD_ACT:
-        b->open_row = r->row;
-        b->next_col = t + p->tRCD;
-        b->next_pre = mc_max(b->next_pre, t + p->tRAS);
-        b->next_act = mc_max(b->next_act, t + p->tRC);
         mc->next_act = mc_max(mc->next_act, t + p->tRRD);
-        mc->st.activations++;
         return false;
     case DRAM_CMD_RD:
     case DRAM_CMD_WR:
@@ -84,6 +81,8 @@ static bool full_issue(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, ui
     }
     uint64_t burst = mc->burst_cycles;
     uint64_t start = t + (r->write ? p->tWL : p->tCL), end = start + burst;
+    m->a = end;
+    m->b = burst;
     mc->bus_free = end;
     mc->st.bus_busy_cycles += burst;
     mc->st.column_commands++;
@@ -91,43 +90,75 @@ static bool full_issue(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, ui
     mc->next_wr = mc_max(mc->next_wr, t + p->tCCD);
     if (p->bank_groups > 1)
         mc->group_next_col[b->group] = mc_max(mc->group_next_col[b->group], t + p->tCCDL);
-    if (r->write) {
+    if (r->write)
         mc->next_rd = mc_max(mc->next_rd, end + p->tWTR);
-        b->next_pre = mc_max(b->next_pre, end + p->tWR);
-    } else {
+    else
         mc->next_wr = mc_max(mc->next_wr, t + p->tRTW);
-        /* read to precharge: the burst must leave the row buffer first */
-        b->next_pre = mc_max(b->next_pre, t + burst);
-    }
     if (--r->bursts_left > 0)
         return false;
     r->done = end;
     return true;
 }
 
+/* The bank's part of a command at m->t: tRP, tRCD, tRAS, tRC, tWR and the
+ * read burst leaving the row buffer before a precharge. */
+static void full_bank_cmd(const dram_params *p, dram_bank_state *s, const dram_bank_msg *m,
+                          uint32_t *ev)
+{
+    uint64_t t = m->t;
+    switch ((enum dram_cmd)m->cmd) {
+    case DRAM_CMD_PRE:
+        precharge(p, s, t, ev);
+        return;
+    case DRAM_CMD_ACT:
+        s->open_row = m->row;
+        s->next_col = t + p->tRCD;
+        s->next_pre = mc_max(s->next_pre, t + p->tRAS);
+        s->next_act = mc_max(s->next_act, t + p->tRC);
+        *ev |= DRAM_EV_ACT;
+        return;
+    case DRAM_CMD_RD:
+    case DRAM_CMD_WR:
+    case DRAM_CMD_SERVE:
+    case DRAM_CMD_COUNT:
+        break;
+    }
+    if (m->write)
+        s->next_pre = mc_max(s->next_pre, m->a + p->tWR);
+    else /* read to precharge: the burst must leave the row buffer first */
+        s->next_pre = mc_max(s->next_pre, t + m->b);
+}
+
 /* Close page: an auto-precharge (RDA/WRA) at the first cycle PRE is legal,
  * without a command slot of its own. */
-static void full_auto_precharge(memctrl *mc, mc_bank *b, uint64_t t)
+static void full_bank_close(const dram_params *p, dram_bank_state *s, uint64_t t, uint32_t *ev)
 {
-    precharge(mc, b, mc_max(t, b->next_pre));
+    precharge(p, s, mc_max(t, s->next_pre), ev);
 }
 
 /* All-bank refresh due at `due`: each open bank precharges as soon as it may
  * (from `due`), REF goes once every bank could take an ACT, and no bank may
  * activate until tRFC after it. */
-static void full_refresh(memctrl *mc, uint64_t due)
+static void full_bank_refresh(const dram_params *p, dram_bank_state *s, uint64_t due, uint32_t *ev)
+{
+    if (s->open_row != ROW_CLOSED)
+        precharge(p, s, mc_max(due, s->next_pre), ev);
+}
+
+static uint64_t full_refresh(memctrl *mc, uint64_t due)
 {
     uint64_t start = due;
-    for (unsigned i = 0; i < mc->p.banks; i++) {
-        mc_bank *b = &mc->banks[i];
-        if (b->open_row != ROW_CLOSED)
-            precharge(mc, b, mc_max(due, b->next_pre));
-        start = mc_max(start, b->next_act);
-    }
-    uint64_t end = start + mc->p.tRFC;
     for (unsigned i = 0; i < mc->p.banks; i++)
-        mc->banks[i].next_act = mc_max(mc->banks[i].next_act, end);
+        start = mc_max(start, mc->banks[i].next_act);
     mc->cmd_free = mc_max(mc->cmd_free, start + 1);
+    return start + mc->p.tRFC;
+}
+
+static void full_bank_refresh_end(const dram_params *p, dram_bank_state *s, uint64_t end,
+                                  uint32_t *ev)
+{
+    (void)p, (void)ev;
+    s->next_act = mc_max(s->next_act, end);
 }
 
 /* The first data of a request: its column command, then CL (or WL) and one
@@ -149,8 +180,11 @@ const dram_timing_ops dram_timing_full = {
     .bank_ready = full_bank_ready,
     .channel_floors = full_channel_floors,
     .issue = full_issue,
-    .auto_precharge = full_auto_precharge,
     .refresh = full_refresh,
+    .bank_cmd = full_bank_cmd,
+    .bank_close = full_bank_close,
+    .bank_refresh = full_bank_refresh,
+    .bank_refresh_end = full_bank_refresh_end,
     .min_latency = full_min_latency,
     .bursts = full_bursts,
 };

@@ -12,7 +12,7 @@
  *     done = max(t + latency, t + d, bus_free + d)
  * and a row hit after a conflict started at t0 may start at t0 + C - H + d.
  * There are no command slots: several banks may start in one cycle. */
-#include "mem/memctrl_internal.h"
+#include "mem/dram_bank.h"
 
 static unsigned bus_cycles(const memctrl *mc, const mc_req *r)
 {
@@ -37,56 +37,77 @@ static void simple_channel_floors(const memctrl *mc, uint64_t floors[DRAM_CMD_CO
         floors[i] = 0;
 }
 
-static bool simple_issue(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t)
+/* The channel's part: the data's done cycle, from the bank's view (hit or
+ * not) and the shared bus. The bank's part is simple_bank_cmd. */
+static bool simple_issue(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t,
+                         dram_bank_msg *m)
 {
     (void)cmd;
     const dram_params *p = &mc->p;
     uint64_t d = bus_cycles(mc, r);
-    uint64_t latency;
-    if (b->open_row == r->row) {
-        latency = p->row_hit_latency;
-        b->hit_ready = t + d;
-    } else {
-        latency = p->row_conflict_latency;
-        if (b->open_row != ROW_CLOSED)
-            mc->st.precharges++;
-        mc->st.activations++;
-        b->open_row = r->row;
-        b->hit_ready = t + (p->row_conflict_latency - p->row_hit_latency) + d;
-    }
+    uint64_t latency = b->open_row == r->row ? p->row_hit_latency : p->row_conflict_latency;
     uint64_t done = mc_max(mc_max(t + latency, t + d), mc->bus_free + d);
     mc->bus_free = done;
     mc->st.bus_busy_cycles += d;
     mc->st.column_commands++;
-    b->idle_at = mc_max(b->idle_at, done);
+    m->a = done;
+    m->b = d;
     r->bursts_left = 0;
     r->done = done;
     return true;
 }
 
-static void simple_auto_precharge(memctrl *mc, mc_bank *b, uint64_t t)
+/* The bank's part: the row opens (a conflict precharges the old one), hits
+ * pipeline behind this request's bus time, and the bank is busy until the
+ * data is done. */
+static void simple_bank_cmd(const dram_params *p, dram_bank_state *s, const dram_bank_msg *m,
+                            uint32_t *ev)
 {
-    (void)t;
-    b->open_row = ROW_CLOSED;
-    mc->st.precharges++;
+    uint64_t t = m->t, d = m->b;
+    if (s->open_row == m->row) {
+        s->hit_ready = t + d;
+    } else {
+        if (s->open_row != ROW_CLOSED)
+            *ev |= DRAM_EV_PRE;
+        *ev |= DRAM_EV_ACT;
+        s->open_row = m->row;
+        s->hit_ready = t + (p->row_conflict_latency - p->row_hit_latency) + d;
+    }
+    s->idle_at = mc_max(s->idle_at, m->a);
+}
+
+static void simple_bank_close(const dram_params *p, dram_bank_state *s, uint64_t t, uint32_t *ev)
+{
+    (void)p, (void)t;
+    s->open_row = ROW_CLOSED;
+    *ev |= DRAM_EV_PRE;
 }
 
 /* Refresh starts when every bank has finished its work; afterwards every
  * bank is closed until the refresh ends. */
-static void simple_refresh(memctrl *mc, uint64_t due)
+static void simple_bank_refresh(const dram_params *p, dram_bank_state *s, uint64_t due,
+                                uint32_t *ev)
+{
+    (void)p, (void)s, (void)due, (void)ev;
+}
+
+static uint64_t simple_refresh(memctrl *mc, uint64_t due)
 {
     uint64_t start = due;
     for (unsigned i = 0; i < mc->p.banks; i++)
         start = mc_max(start, mc->banks[i].idle_at);
-    uint64_t end = start + mc->p.tRFC;
-    for (unsigned i = 0; i < mc->p.banks; i++) {
-        mc_bank *b = &mc->banks[i];
-        if (b->open_row != ROW_CLOSED)
-            mc->st.precharges++;
-        b->open_row = ROW_CLOSED;
-        b->idle_at = mc_max(b->idle_at, end);
-        b->hit_ready = mc_max(b->hit_ready, end);
-    }
+    return start + mc->p.tRFC;
+}
+
+static void simple_bank_refresh_end(const dram_params *p, dram_bank_state *s, uint64_t end,
+                                    uint32_t *ev)
+{
+    (void)p;
+    if (s->open_row != ROW_CLOSED)
+        *ev |= DRAM_EV_PRE;
+    s->open_row = ROW_CLOSED;
+    s->idle_at = mc_max(s->idle_at, end);
+    s->hit_ready = mc_max(s->hit_ready, end);
 }
 
 /* A row hit's latency is the shortest. */
@@ -107,8 +128,11 @@ const dram_timing_ops dram_timing_simple = {
     .bank_ready = simple_bank_ready,
     .channel_floors = simple_channel_floors,
     .issue = simple_issue,
-    .auto_precharge = simple_auto_precharge,
     .refresh = simple_refresh,
+    .bank_cmd = simple_bank_cmd,
+    .bank_close = simple_bank_close,
+    .bank_refresh = simple_bank_refresh,
+    .bank_refresh_end = simple_bank_refresh_end,
     .min_latency = simple_min_latency,
     .bursts = simple_bursts,
 };

@@ -120,12 +120,43 @@ static mc_pick pick_next(memctrl *mc)
     return best;
 }
 
+/* ---- talking to the bank actors (dram_bank.h) -------------------------- */
+
+/* Messages of the current decision go at the group's time: the cycle's
+ * first tick, or later in the cycle after an earlier exchange (the group's
+ * clock never goes back). */
+static void bank_send(memctrl *mc, uint32_t k, dram_bank_msg m)
+{
+    uint64_t t = mc->cur * DRAM_BANK_TICKS;
+    if (t > mc->bank_tick)
+        mc->bank_tick = t;
+    m.t = mc->cur;
+    if (!des_lport_send(mc->bank_actors[k].in, &m, mc->bank_tick))
+        g_error("dram channel %u: bank %u's port is full", mc->channel, k);
+}
+
+/* Run the banks (they apply the messages one tick after they were sent)
+ * and take their reports (one tick later) into the controller's views. */
+static void bank_exchange(memctrl *mc, uint32_t first, uint32_t end)
+{
+    mc->bank_tick += 2;
+    des_lgroup_run(mc->bank_group, mc->bank_tick);
+    for (uint32_t k = first; k < end; k++) {
+        des_lport *out = mc->bank_actors[k].out;
+        const dram_bank_report *rep;
+        while ((rep = des_lport_peek(out, mc->bank_tick))) {
+            dram_bank_view(&mc->st, &mc->banks[k], rep);
+            des_lport_pop(out, mc->bank_tick);
+        }
+    }
+}
+
 /* ---- issuing ------------------------------------------------------------ */
 
 static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
-    dram_bank_start(&mc->st, b, r, t);
+    bank_send(mc, r->bank, (dram_bank_msg){.kind = DRAM_BANK_START, .row = r->row});
     unlink_waiting(mc, i);
     stats_hist_add(&mc->st.queue_delay, t - r->arrival);
     b->bound = i;
@@ -194,7 +225,8 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     stats_hist_add(&mc->st.latency, r->done - r->arrival);
     mc_done_ent e = {{r->addr, r->arrival, r->done, r->id, r->write}, r->seq};
     heap_push(mc, &e);
-    dram_bank_done(mc, b, r, t);
+    (void)t;
+    bank_send(mc, r->bank, (dram_bank_msg){.kind = DRAM_BANK_DONE, .a = r->done, .hint = r->hint});
     r->next = mc->free_head;
     mc->free_head = i;
 }
@@ -219,19 +251,28 @@ static void issue(memctrl *mc, const mc_pick *pk)
         static const char *const cmd_name[DRAM_CMD_COUNT] = {"PRE", "ACT", "RD", "WR", "serve"};
         trace_complete_on(mc->tr, mc->tr_cmd, cmd_name[pk->cmd], pk->t * mc->us_per_cycle, mc->us_per_cycle);
     }
-    if (mc->ops->issue(mc, b, r, pk->cmd, pk->t))
+    dram_bank_msg m = {.kind = DRAM_BANK_CMD, .cmd = (uint8_t)pk->cmd, .row = r->row,
+                       .write = r->write};
+    bool last = mc->ops->issue(mc, b, r, pk->cmd, pk->t, &m);
+    bank_send(mc, r->bank, m);
+    if (last)
         finish(mc, b, pk->req, pk->t);
+    bank_exchange(mc, r->bank, r->bank + 1);
 }
 
 static void refresh(memctrl *mc, uint64_t until)
 {
     mc->pick_fresh = false;
     mc->cur = mc_max(mc->cur, mc->refresh_due);
-    mc->ops->refresh(mc, mc->refresh_due);
+    /* Every bank closes its row, then stays closed to the refresh's end. */
+    for (unsigned k = 0; k < mc->p.banks; k++)
+        bank_send(mc, k, (dram_bank_msg){.kind = DRAM_BANK_REFRESH, .a = mc->refresh_due});
+    bank_exchange(mc, 0, mc->p.banks);
+    uint64_t end = mc->ops->refresh(mc, mc->refresh_due);
+    for (unsigned k = 0; k < mc->p.banks; k++)
+        bank_send(mc, k, (dram_bank_msg){.kind = DRAM_BANK_REFRESH_END, .a = end});
+    bank_exchange(mc, 0, mc->p.banks);
     mc->st.refreshes++;
-    for (unsigned k = 0; k < mc->p.banks; k++) {
-        dram_bank_refreshed(&mc->st, &mc->banks[k]);
-    }
     mc->refresh_due += mc->p.tREFI;
     /* Idle: every bank is closed and stays so, refreshes after this one
      * change nothing but the last one's end, so count them in one step. */
@@ -297,10 +338,19 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     for (uint32_t i = 0; i < mc->nslots; i++)
         mc->reqs[i].next = i + 1 < mc->nslots ? i + 1 : MC_NONE;
     mc->free_head = 0;
+    char *gname = g_strdup_printf("dram%u.banks", channel);
+    mc->bank_group = des_lgroup_new(gname);
+    g_free(gname);
+    mc->bank_actors = g_new(dram_bank_actor, p->banks);
     for (unsigned k = 0; k < p->banks; k++) {
         dram_bank_init(&mc->banks[k], k % p->bank_groups);
+        char *name = g_strdup_printf("bank%u", k);
+        dram_bank_actor_init(&mc->bank_actors[k], mc->bank_group, name, &mc->p, mc->ops);
+        g_free(name);
         mc->active_pos[k] = MC_NONE;
     }
+    /* Every bank runs once at time 0 to set itself up. */
+    des_lgroup_run(mc->bank_group, 0);
     mc->ghead = mc->gtail = MC_NONE;
     mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
     mc->next_action = MEMCTRL_NEVER;
@@ -316,6 +366,8 @@ void memctrl_free(memctrl *mc)
         return;
     g_free(mc->reqs);
     g_free(mc->banks);
+    des_lgroup_free(mc->bank_group);
+    g_free(mc->bank_actors);
     g_free(mc->group_next_col);
     g_free(mc->active);
     g_free(mc->active_pos);

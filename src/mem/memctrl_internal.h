@@ -29,6 +29,8 @@ typedef struct mc_req {
     bool write, hint;
 } mc_req;
 
+/* The controller's view of a bank: its waiting and bound requests, its
+ * candidate, and the bank actor's state as last reported (dram_bank.h). */
 typedef struct mc_bank {
     uint64_t open_row;                  /* ROW_CLOSED when precharged */
     /* full timing: earliest cycle of the next command of each kind */
@@ -36,7 +38,7 @@ typedef struct mc_bank {
     /* simple timing: next row-hit start (pipelined hits) and when the bank
      * has finished everything (a conflict waits for it) */
     uint64_t hit_ready, idle_at;
-    uint64_t hold_from, hold_until;     /* row-hint hold: valid while `hold` */
+    uint64_t hold_until;                /* row-hint hold: valid while `hold` */
     uint64_t started, row_hits;         /* per-bank statistics */
     uint32_t head, tail, waiting;       /* waiting requests, oldest first */
     uint32_t bound;                     /* request whose commands have begun */
@@ -57,6 +59,10 @@ typedef struct mc_done_ent {
 } mc_done_ent;
 
 typedef struct dram_timing_ops dram_timing_ops;
+typedef struct dram_bank_msg dram_bank_msg;
+typedef struct dram_bank_state dram_bank_state;
+typedef struct dram_bank_actor dram_bank_actor;
+struct des_lgroup;
 typedef struct dram_sched_ops dram_sched_ops;
 
 /* The next command: the earliest candidate, ties to column commands (rank
@@ -84,7 +90,10 @@ struct memctrl {
     uint32_t nslots, free_head;
     uint32_t ghead, gtail, queued;      /* waiting (not yet bound) requests */
     uint32_t busy;                      /* bound requests */
-    mc_bank *banks;
+    mc_bank *banks;                     /* the controller's view of each bank */
+    struct des_lgroup *bank_group;      /* the bank actors (dram_bank.h) */
+    dram_bank_actor *bank_actors;
+    uint64_t bank_tick;                 /* the group's time: 8 ticks a cycle */
     /* Banks with a waiting or bound request, in no particular order (the
      * pick's order (t, rank, seq) is total, so visiting order does not
      * matter): pick_next visits only these (issue 20). active_pos[k] is
@@ -119,16 +128,27 @@ struct dram_timing_ops {
      * bus, tRRD, tCCD, tWTR, tRTW) allow each kind of command. Bank-group
      * constraints are group_next_col. */
     void (*channel_floors)(const memctrl *mc, uint64_t floors[DRAM_CMD_COUNT]);
-    /* Issue the command at t (counting activations, precharges, bus
-     * cycles). Returns true when it was the request's last data command,
-     * with r->done set. */
-    bool (*issue)(memctrl *mc, mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t);
-    /* Close-page policy: precharge b's row right after the access finished
-     * at t (an auto-precharge: no command slot of its own). */
-    void (*auto_precharge)(memctrl *mc, mc_bank *b, uint64_t t);
-    /* All-bank refresh due at `due`: precharge every bank, keep them closed
-     * for tRFC. */
-    void (*refresh)(memctrl *mc, uint64_t due);
+    /* The channel's part of issuing the command at t (bus, shared
+     * constraints, bus cycles), reading the bank's view b; fills what the
+     * bank needs in m (m->a, m->b). Returns true when it was the request's
+     * last data command, with r->done set. */
+    bool (*issue)(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t,
+                  dram_bank_msg *m);
+    /* All-bank refresh due at `due`, once every bank has closed its row
+     * (bank_refresh): the cycle the banks may work again, from their views;
+     * the channel's own constraints are set. */
+    uint64_t (*refresh)(memctrl *mc, uint64_t due);
+    /* The bank's part (run by the bank actor, dram_bank.c), adding the
+     * DRAM_EV_* it counts to *ev: a command; the close-page policy's
+     * auto-precharge right after an access finished at t (no command slot
+     * of its own); closing the row for a refresh due at `due`; staying
+     * closed until the refresh ends at `end`. */
+    void (*bank_cmd)(const dram_params *p, dram_bank_state *s, const dram_bank_msg *m,
+                     uint32_t *ev);
+    void (*bank_close)(const dram_params *p, dram_bank_state *s, uint64_t t, uint32_t *ev);
+    void (*bank_refresh)(const dram_params *p, dram_bank_state *s, uint64_t due, uint32_t *ev);
+    void (*bank_refresh_end)(const dram_params *p, dram_bank_state *s, uint64_t end,
+                             uint32_t *ev);
     /* Least cycles from a request's first command to its data done (the
      * controller's wake-up lookahead). */
     unsigned (*min_latency)(const memctrl *mc);

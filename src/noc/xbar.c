@@ -328,22 +328,52 @@ static void arbitrate_matching(xbar *x, uint64_t c, bool pim)
     }
 }
 
+/* Earliest cycle after c at which one of the inputs in `req` (an output's
+ * requesters) is free to transfer. */
+static uint64_t first_free_requester(const xbar *x, const uint64_t *req, uint64_t c)
+{
+    uint64_t n = UINT64_MAX;
+    for (unsigned w = 0; w < x->in_words; w++)
+        for (uint64_t v = req[w]; v; v &= v - 1) {
+            const xbar_in *in = &x->in[w * 64 + (unsigned)__builtin_ctzll(v)];
+            uint64_t f = in->busy_until > c ? in->busy_until : c + 1;
+            if (f < n) {
+                n = f;
+                if (n == c + 1)
+                    return n;
+            }
+        }
+    return n;
+}
+
 /* The next cycle after c at which something can happen without a new
- * arrival: a transfer finishing, or a busy input/output freeing up for a
- * queued packet. UINT64_MAX when only an arrival or a credit can help. */
+ * arrival or a credit: a transfer finishing, or a queued packet whose
+ * input and output are both free (RR and iSLIP change nothing, not even a
+ * pointer, in a cycle without a transfer, so the cycles before that are
+ * skipped rather than polled: issue 20). PIM draws random numbers in
+ * cycles without a transfer: it polls every cycle a packet waits, as
+ * before.
+ * A blocked output is woken by its port's credit. UINT64_MAX when only an
+ * arrival or a credit can help. */
 static uint64_t next_cycle(const xbar *x, uint64_t c)
 {
     uint64_t n = UINT64_MAX;
+    bool pim = x->p.arbiter == XBAR_PIM;
     for (unsigned o = 0; o < x->p.outputs; o++) {
         const xbar_out *out = &x->out[o];
-        if (out->has_pkt && !out->blocked && out->busy_until < n)
-            n = out->busy_until > c ? out->busy_until : c + 1;
+        uint64_t ready = out->busy_until > c ? out->busy_until : c + 1;
+        if (out->has_pkt) {
+            if (!out->blocked)
+                n = MIN(n, ready);
+        } else if (out->pending && ready < n && !pim) {
+            ready = MAX(ready, first_free_requester(x, &x->req[o * x->in_words], c));
+            n = MIN(n, ready);
+        }
     }
-    if (x->queued) {
+    if (pim && x->queued)   /* polls while packets wait, as before */
         for (unsigned i = 0; i < x->p.inputs; i++)
             if (x->in[i].used)
                 n = MIN(n, x->in[i].busy_until > c ? x->in[i].busy_until : c + 1);
-    }
     return n;
 }
 

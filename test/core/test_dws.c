@@ -155,3 +155,77 @@ Test(dws, ready_queue_keeps_the_issuer_until_it_waits)
     cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 0);
     harness_free(h);
 }
+
+/* The if/else of k_ifelse, then a load at the join: out[i] = r2 + in[i]
+ * with in[i] = i. Issue order under the ready queue: pcs 0-3 (whole warp),
+ * the even split 6, 7, 8, 9 (its load blocks it), then the odd split 4, 5,
+ * 8, 9: it issues the same load 4 cycles after the even split. */
+static const char *k_join_load =
+    ".data in u32[16] = iota(start=0, step=1)\n"
+    ".data out u32[16]\n"
+    "    mov r0, %tid.x\n"              /* 0 */
+    "    and r1, r0, 1\n"               /* 1 */
+    "    setp.eq.u32 p0, r1, 0\n"       /* 2 */
+    "    @p0 bra even\n"                /* 3 */
+    "    add r2, r0, 100\n"             /* 4: odd */
+    "    bra join\n"                    /* 5 */
+    "even:\n"
+    "    mul r2, r0, 2\n"               /* 6 */
+    "    bra join\n"                    /* 7 */
+    "join:\n"
+    "    shl r3, r0, 2\n"               /* 8 */
+    "    ld.global.u32 r4, [r3+@in]\n"  /* 9 */
+    "    add r2, r2, r4\n"              /* 10 */
+    "    st.global.u32 [r3+@out], r2\n" /* 11 */
+    "    exit\n";                       /* 12 */
+
+static harness *run_join_load(const char *latency)
+{
+    const char *sets[] = {"core.reconv=dws", "core.warp_size=16", "core.simd_width=16", "core.pipeline_depth=1",
+                          "core.max_warps=4", "core.max_threads=64", "core.dws_ready_queue=true", latency, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_join_load, 1, 16, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < 16; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), (i % 2 ? i + 100 : 2 * i) + i, "out[%u]", i);
+    return h;
+}
+
+Test(dws, pc_merge_into_a_split_blocked_on_its_load)
+{
+    /* Short memory latency: the even split's load is back before the odd
+     * split issues the same load (4 cycles later), so the even split is
+     * ready at pc 10 when the odd one, now blocked on its own load, reaches
+     * pc 10: it merges into the blocked issuer ([M] 4.5, r.mask |= q.mask)
+     * and the warp issues 10, 11, 12 once, whole, after the odd split's
+     * load: 4 + 4 + 4 + 3 = 15 issues. */
+    harness *h = run_join_load("mem.ideal_latency=2");
+    static const uint32_t pcs[] = {0, 1, 2, 3, 6, 7, 8, 9, 4, 5, 8, 9, 10, 11, 12};
+    cr_assert_eq(h->nlog, 15);
+    for (unsigned i = 0; i < 15; i++)
+        cr_expect_eq(h->log[i].pc, pcs[i], "issue %u at pc %u", i, h->log[i].pc);
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
+    cr_assert_eq(issues_at(h, 0, 10, m), 1);
+    cr_expect_eq(m[0], ALL);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 15);
+    /* the merged group waits for the issuer's load: pc 10 issues no earlier
+     * than the odd split's load (pc 9, issue 11) plus the memory latency */
+    cr_expect_geq(h->log[h->nlog - 3].cycle, h->log[11].cycle + 2);
+    harness_free(h);
+}
+
+Test(dws, no_pc_merge_while_the_other_split_still_waits)
+{
+    /* Long latency (100 cycles): when the odd split issues its load the
+     * even one still waits on its own, so it is not ready and nothing
+     * merges; each split issues 10, 11, 12 alone: 4 + 4 + 4 + 3 + 3 = 18. */
+    harness *h = run_join_load("mem.ideal_latency=100");
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 0);
+    cr_assert_eq(issues_at(h, 0, 10, m), 2);
+    cr_expect_eq(m[0] | m[1], ALL);
+    cr_expect_eq(m[0] & m[1], 0);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 18);
+    harness_free(h);
+}

@@ -84,3 +84,23 @@ Test(chip_energy, bad_value_names_file_line_key)
     g_rmdir(dir);
     g_free(m), g_free(k), g_free(s), g_free(dir);
 }
+
+/* Register-file reads and writes (smN.rf_reads, rf_writes) feed rf_nj. The
+ * kernel above with 8 threads (one warp, 8 active lanes): mov r1, 0 reads
+ * no register and writes r1; add r2, r1, 0 reads r1, writes r2; the load
+ * reads r2 (its address), writes r1; exit neither. Per lane 2 reads and 3
+ * writes: 16 reads, 24 writes over 4 x 8 = 32 thread instructions. With
+ * rf 10 pJ per lane, 30 per read, 50 per write:
+ * 32 x 10 + 16 x 30 + 24 x 50 = 320 + 480 + 1200 = 2000 pJ = 2 nJ. */
+Test(chip_energy, register_file_reads_and_writes_by_hand)
+{
+    char *sets[] = {"energy.rf_read_pj=30", "energy.rf_write_pj=50", NULL};
+    chip_run cr;
+    chip_run_text(&cr, model, kernel, "grid = 1\nblock = 8", sets);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0", "thread_insts"), 32);
+    cr_expect_eq(chip_counter(&cr, "sm0", "rf_reads"), 16);
+    cr_expect_eq(chip_counter(&cr, "sm0", "rf_writes"), 24);
+    cr_expect_float_eq(chip_derived(&cr, "energy", "rf_nj"), 2, 1e-9);
+    chip_run_free(&cr);
+}

@@ -84,3 +84,22 @@ Test(energy, defaults_from_the_table)
     cr_assert_eq(p.dram_byte_pj, 112);
     cr_assert_eq(p.dram_access_pj, 0);
 }
+
+/* Register-file energy per access, summed over the SMs: sm0 300 reads and
+ * 100 writes, sm1 200 and 50; sm0.l1d has no such counters. With rf 0 per
+ * lane, 4 pJ per read, 10 per write: 500 x 4 + 150 x 10 = 3500 pJ = 3.5 nJ,
+ * the whole dynamic energy (every other count is 0). */
+Test(energy, register_file_per_access)
+{
+    stats *st = stats_new();
+    uint64_t r0 = 300, w0 = 100, r1 = 200, w1 = 50;
+    stats_counter(st, "sm0", "rf_reads", NULL, NULL, &r0);
+    stats_counter(st, "sm0", "rf_writes", NULL, NULL, &w0);
+    stats_counter(st, "sm1", "rf_reads", NULL, NULL, &r1);
+    stats_counter(st, "sm1", "rf_writes", NULL, NULL, &w1);
+    energy_params p = {.issue_pj = 100, .lane_pj = 20, .rf_pj = 0, .rf_read_pj = 4, .rf_write_pj = 10};
+    energy_report(&p, st, 2, 1000, 1000);
+    cr_assert_float_eq(get(st, "rf_nj"), 3.5, 1e-12);
+    cr_assert_float_eq(get(st, "total_nj"), 3.5, 1e-12);
+    stats_free(st);
+}

@@ -112,8 +112,9 @@ static void run(dws_run *r, const char *kernel, unsigned threads, char *const *s
     json_init(&w, f, 0);
     gpu_write_arrays(r->cr.g, &w);
     fclose(f);
-    parse_array(buf, "t0", r->t0, threads);
-    parse_array(buf, "t", r->t, threads);
+    /* t0 and t have 32 elements (PROLOGUE), all dumped */
+    parse_array(buf, "t0", r->t0, 32);
+    parse_array(buf, "t", r->t, 32);
     free(buf);
     g_free(launch_txt);
     g_free(model);
@@ -222,5 +223,64 @@ Test(chip_dws, branch_bypass_lets_the_splits_pass_the_branch)
     cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_merges_bl"), 0);
     /* each split runs 12-15 alone */
     cr_expect_eq(chip_counter(&r.cr, "sm0", "warp_insts"), 12 + 2 * 4);
+    chip_run_free(&r.cr);
+}
+
+/* Two trips of a loop around the divergent load; each trip stores the
+ * clock after the load in t[16 x trip + thread], then spins 50 x 3 = 150
+ * cycles (longer than the fill of B, 100 cycles of DRAM alone). */
+static const char *k_loop = PROLOGUE
+    "    mov r10, 0\n"
+    "trip:\n"
+    DIVERGENT_LOAD
+    "    shl r11, r10, 6\n"
+    "    add r11, r11, r6\n"
+    "    st.global.u32 [r11+@t], r5\n"
+    "    mov r7, 0\n"
+    "spin:\n"
+    "    add r7, r7, 1\n"
+    "    setp.lt.u32 p1, r7, 50\n"
+    "    @p1 bra spin\n"
+    "    add r10, r10, 1\n"
+    "    setp.lt.u32 p0, r10, 2\n"
+    "    @p0 bra trip\n"
+    "    exit\n";
+
+Test(chip_dws, slip_fall_behind_waits_for_the_run_ahead_to_revisit_the_load)
+{
+    /* Adaptive slip ([M] 5.7), limit 2 (one fall-behind group): at the
+     * first trip's hit mask 0x00FF lanes 0-7 run ahead; lanes 8-15 get
+     * their line after ~100 cycles but stay suspended: they do not resume
+     * on the fill (as DWS's fall-behind split does) but when lanes 0-7
+     * issue the same load again, one trip and 150 spin cycles later. They
+     * then merge into that group and read the clock with it: lanes 8-15's
+     * first-trip clock equals lanes 0-7's second-trip clock. Backward
+     * branches only (the spin and trip loops): nothing waits at a branch. */
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=slip", "core.dws_branch_split=false", NULL};
+    dws_run r;
+    run(&r, k_loop, 16, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 1);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_merges_slip"), 1);
+    expect_same(r.t, 0, 8, "t");
+    expect_same(r.t, 8, 16, "t");
+    for (unsigned i = 8; i < 16; i++)
+        cr_expect_eq(r.t[i], r.t[16 + i - 8], "t[%u] (trip 1, fall-behind) = t[%u] (trip 2, run-ahead)", i,
+                     16 + i - 8);
+    /* the run-ahead lanes' first trip: right after the hit */
+    cr_expect_lt(r.t[0], r.t[8]);
+    cr_expect_geq(r.t[8] - r.t[0], 150);
+    chip_run_free(&r.cr);
+}
+
+Test(chip_dws, slip_limit_one_never_slips)
+{
+    /* Divergence limit 1: a warp may not be divided; the whole warp waits
+     * for the fill, as Conv. */
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=slip", "core.dws_branch_split=false",
+                    "core.dws_slip_limit=1", NULL};
+    dws_run r;
+    run(&r, k_loop, 16, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 0);
+    expect_same(r.t, 0, 16, "t");
     chip_run_free(&r.cr);
 }

@@ -72,14 +72,14 @@ Test(cache_taxonomy, store_invalidation_counts_as_eviction)
     cache_free(c);
 }
 
-Test(cache_taxonomy, history_grows_past_its_first_table)
+Test(cache_taxonomy, history_remembers_its_window)
 {
     /* 1 set x 1 way: each of 100 lines evicts the previous one, so the
-     * history holds 99 records (its first table has 16 slots, doubling at
-     * half load up to 256). Its window for a 1-line cache is 256 records,
-     * exact for a line followed by fewer than 128 evictions: line k's second
-     * miss comes 98 - k + k = 98 evictions after warp 1 evicted it (98 - k
-     * in the first pass, k in the second), so every one is intra-warp. */
+     * history receives 99 records. Its window for a 1-line cache is 128
+     * evictions (8 x lines, at least 128): line k's second miss comes
+     * 98 - k + k = 98 evictions after warp 1 evicted it (98 - k in the first
+     * pass, k in the second), inside the window, so every one is
+     * intra-warp. */
     cache_params p = small_params(1, 1);
     cache *c = new_cache(&p);
     for (uint64_t i = 0; i < 100; i++)
@@ -93,10 +93,10 @@ Test(cache_taxonomy, history_grows_past_its_first_table)
 Test(cache_taxonomy, history_forgets_beyond_its_window)
 {
     /* 1000 lines through a 1-line cache: 999 evictions by warp 1, more than
-     * the 256 records the history may hold (issue 20: memory must not grow
-     * with run length). Line 0 was evicted 998 evictions before the end: it
-     * is forgotten and its miss counts as cold. Line 998, evicted last but
-     * one (its eviction by line 999, then line 999's by warp 2's miss on line
+     * the 128-eviction window (issue 20: memory must not grow with run
+     * length). Line 0 was evicted 998 evictions before the end: it is
+     * forgotten and its miss counts as cold. Line 998, evicted last but one
+     * (its eviction by line 999, then line 999's by warp 2's miss on line
      * 0: one eviction after it), is remembered: inter-warp for warp 2. */
     cache_params p = small_params(1, 1);
     cache *c = new_cache(&p);
@@ -107,30 +107,64 @@ Test(cache_taxonomy, history_forgets_beyond_its_window)
     cache_free(c);
 }
 
-Test(cache_taxonomy, history_bounded_and_exact_within_half_its_records)
+Test(cache_taxonomy, history_exact_window)
 {
-    /* A history of at most 64 records: after each of 1000 puts of distinct
-     * lines it holds at most 64 (table at most 128 slots: half load), and
-     * every line followed by fewer than 32 puts is found with its warp. */
+    /* A window of 32 lines: after put i of distinct lines 0..i, lines
+     * i - 31 .. i are found with their warp (k % 7) and line i - 32, 32 puts
+     * old, is forgotten. */
     cache_history h;
-    cr_assert(cache_history_init(&h, 16, 64));
+    cr_assert(cache_history_init(&h, 32));
     for (uint64_t i = 0; i < 1000; i++) {
         cache_history_put(&h, i * 128, (uint16_t)(i % 7));
-        cr_assert_leq(h.len, 64);
-        cr_assert_leq(h.cap, 128);
         for (uint64_t k = i >= 31 ? i - 31 : 0; k <= i; k++) {
             uint16_t w = 0xFFFF;
             cr_assert(cache_history_get(&h, k * 128, &w), "line %llu after put %llu",
                       (unsigned long long)k, (unsigned long long)i);
             cr_assert_eq(w, k % 7);
         }
+        uint16_t w;
+        if (i >= 32)
+            cr_assert_not(cache_history_get(&h, (i - 32) * 128, &w), "line %llu after put %llu",
+                          (unsigned long long)(i - 32), (unsigned long long)i);
     }
-    uint16_t w;
-    cr_expect_not(cache_history_get(&h, 0, &w), "line 0, 999 puts old, is forgotten");
-    /* A put of a line already held refreshes it rather than adding one. */
-    cache_history_put(&h, 999 * 128, 3);
-    cr_expect(cache_history_get(&h, 999 * 128, &w));
+    /* A put of a line already held refreshes it rather than adding one:
+     * line 990 put again as 999's successor, then 31 other lines, is still
+     * held (31 puts after its refresh) with its new warp, although 41 puts
+     * have followed its first record. */
+    cache_history_put(&h, 990 * 128, 3);
+    for (uint64_t i = 2000; i < 2031; i++)
+        cache_history_put(&h, i * 128, 0);
+    uint16_t w = 0;
+    cr_expect(cache_history_get(&h, 990 * 128, &w));
     cr_expect_eq(w, 3);
+    /* ... and the line put just before the refresh (999), 32 puts ago, is
+     * gone. */
+    cr_expect_not(cache_history_get(&h, 999 * 128, &w));
+    cache_history_free(&h);
+}
+
+Test(cache_taxonomy, history_window_counts_distinct_lines)
+{
+    /* The window is 32 distinct lines, not 32 evictions: line 7 (warp 5),
+     * then 1000 evictions alternating between lines 1 and 2, is still held
+     * (only 2 other lines were evicted after it); with 29 new lines, 31
+     * other lines (1, 2 and the 29) follow it and it is still among the 32
+     * last; a 30th makes 32 others and it is gone. */
+    cache_history h;
+    cr_assert(cache_history_init(&h, 32));
+    cache_history_put(&h, 7 * 128, 5);
+    for (unsigned i = 0; i < 1000; i++)
+        cache_history_put(&h, (1 + i % 2) * 128, (uint16_t)i);
+    uint16_t w = 0;
+    cr_expect(cache_history_get(&h, 7 * 128, &w));
+    cr_expect_eq(w, 5);
+    cr_expect(cache_history_get(&h, 2 * 128, &w));
+    cr_expect_eq(w, 999);
+    for (uint64_t i = 100; i < 129; i++)
+        cache_history_put(&h, i * 128, 0);
+    cr_expect(cache_history_get(&h, 7 * 128, &w), "31 other lines after it: held");
+    cache_history_put(&h, 129 * 128, 0);
+    cr_expect_not(cache_history_get(&h, 7 * 128, &w), "32 other lines after it: forgotten");
     cache_history_free(&h);
 }
 

@@ -1,87 +1,157 @@
-/* One DRAM bank driven alone (dram_bank.c), no controller around it: the
- * row-buffer outcome of each start, and the row-hint hold (Narasiman's
- * dissertation, sec. 7.2) armed when a hinted request's data is done at
- * cycle 500 with hint_hold_cycles = 200: it holds over [500, 700). */
+/* One DRAM bank actor (dram_bank.c) driven alone: the test is its
+ * controller, sending scripted messages at group ticks (8 a DRAM cycle,
+ * DRAM_BANK_TICKS) and reading the bank's reports, with no channel around.
+ * A message sent at tick 8c is applied at 8c + 1 and its report arrives at
+ * 8c + 2 (both ports have a latency of 1 tick).
+ *
+ * Full timing with tRCD = 12, tRP = 12, tRAS = 28, tRC = 40, tWR = 14 (burst
+ * 4 cycles, tCL = 12, tWL = 5 as the controller would compute the data's
+ * end), hint_hold_cycles = 200. */
 #include "mem/dram_bank.h"
 
 #include <criterion/criterion.h>
-#include <string.h>
+#include <glib.h>
 
-static memctrl_stats st;
+static dram_params p;
+static des_lgroup *g;
+static dram_bank_actor ba;
 
 static void setup(void)
 {
-    memset(&st, 0, sizeof st);
-    stats_hist_init_log2(&st.hold_wait, 20);
+    p = (dram_params){.tRCD = 12, .tRP = 12, .tRAS = 28, .tRC = 40, .tWR = 14,
+                      .hint_hold_cycles = 200, .page_policy = DRAM_PAGE_OPEN};
+    g = des_lgroup_new("test.banks");
+    dram_bank_actor_init(&ba, g, "bank0", &p, &dram_timing_full);
+    des_lgroup_run(g, 0);   /* the bank's set-up run */
 }
 
-TestSuite(dram_bank, .init = setup);
-
-/* Closed bank: a miss; open row 7 then a row-7 request: a hit; row 9: a
- * conflict. Counted on both the bank and the channel statistics. */
-Test(dram_bank, start_classifies_by_row_buffer)
+static void teardown(void)
 {
-    mc_bank b;
-    dram_bank_init(&b, 3);
-    cr_assert_eq(b.open_row, ROW_CLOSED);
-    cr_assert_eq(b.group, 3);
-    cr_assert_eq(b.bound, MC_NONE);
-    mc_req r = {.row = 7};
-    dram_bank_start(&st, &b, &r, 10);
-    b.open_row = 7;                     /* the timing model's ACT */
-    dram_bank_start(&st, &b, &r, 20);
-    mc_req other = {.row = 9};
-    dram_bank_start(&st, &b, &other, 30);
-    cr_assert_eq(st.row_misses, 1);
-    cr_assert_eq(st.row_hits, 1);
-    cr_assert_eq(st.row_conflicts, 1);
-    cr_assert_eq(b.started, 3);
-    cr_assert_eq(b.row_hits, 1);
+    des_lgroup_free(g);
 }
 
-/* A hinted request done at 500 arms the hold until 700; a same-row start
- * at 650 ends it as a hit after 650 - 500 = 150 cycles of waiting. */
-Test(dram_bank, hinted_done_arms_hold_and_same_row_start_hits_it)
+TestSuite(dram_bank, .init = setup, .fini = teardown);
+
+static void send(uint64_t cycle, dram_bank_msg m)
 {
-    dram_params p = {.hint_hold_cycles = 200, .page_policy = DRAM_PAGE_OPEN};
-    memctrl mc = {.p = p};
-    mc_bank b;
-    dram_bank_init(&b, 0);
-    b.open_row = 7;
-    mc_req hinted = {.row = 7, .done = 500, .hint = true};
-    dram_bank_done(&mc, &b, &hinted, 490);
-    cr_assert(b.hold);
-    cr_assert_eq(b.hold_from, 500);
-    cr_assert_eq(b.hold_until, 700);
-    cr_assert_eq(mc_hold_floor(&b), 700);
-    cr_assert_eq(mc.st.hint_holds, 1);
-    mc_req next = {.row = 7};
-    dram_bank_start(&st, &b, &next, 650);
-    cr_assert_not(b.hold);
-    cr_assert_eq(mc_hold_floor(&b), 0);
-    cr_assert_eq(st.hint_hold_hits, 1);
-    cr_assert_eq(st.hint_hold_expired, 0);
-    cr_assert_eq(st.hold_wait.samples, 1);
-    cr_assert_eq(st.hold_wait.sum, 150.0);
+    m.t = cycle;
+    cr_assert(des_lport_send(ba.in, &m, cycle * DRAM_BANK_TICKS));
 }
 
-/* A start at 700 (the window's end, exclusive) or for another row expires
- * the hold; so does a refresh. */
-Test(dram_bank, hold_expires_at_window_end_other_row_or_refresh)
+/* Run the bank to just before the reports of messages sent at `cycle`
+ * arrive, check they arrive at 8 * cycle + 2 exactly, and take them. */
+static unsigned reports(uint64_t cycle, dram_bank_report *out, unsigned max)
 {
-    mc_bank b;
-    dram_bank_init(&b, 0);
-    b.open_row = 7;
-    b.hold = true, b.hold_from = 500, b.hold_until = 700;
-    mc_req same = {.row = 7};
-    dram_bank_start(&st, &b, &same, 700);
-    b.hold = true;
-    mc_req other = {.row = 8};
-    dram_bank_start(&st, &b, &other, 600);
-    b.hold = true;
-    dram_bank_refreshed(&st, &b);
-    cr_assert_not(b.hold);
-    cr_assert(b.dirty);
-    cr_assert_eq(st.hint_hold_expired, 3);
-    cr_assert_eq(st.hint_hold_hits, 0);
+    des_time sent = cycle * DRAM_BANK_TICKS;
+    des_lgroup_run(g, sent + 1);
+    cr_assert_eq(des_lport_next(ba.out), sent + 2, "report due at %" G_GUINT64_FORMAT
+                 ", got %" G_GUINT64_FORMAT, sent + 2, des_lport_next(ba.out));
+    cr_assert_null(des_lport_peek(ba.out, sent + 1), "no report before its tick");
+    des_lgroup_run(g, sent + 2);
+    unsigned n = 0;
+    dram_bank_report *r;
+    while ((r = des_lport_peek(ba.out, sent + 2))) {
+        cr_assert_lt(n, max);
+        out[n++] = *r;
+        des_lport_pop(ba.out, sent + 2);
+    }
+    return n;
+}
+
+/* A request for row 7 on a closed bank: START and ACT at cycle 10 (a row
+ * miss; the column may follow at 10 + tRCD = 22, a precharge at 10 + tRAS
+ * = 38, the next ACT at 10 + tRC = 50). RD at 22, burst 4: a precharge after
+ * the burst (26) is still bound by tRAS (38). Its data ends at 22 + 12 + 4
+ * = 38 and it was hinted: the hold lasts [38, 238).
+ *
+ * A row-9 request starts at cycle 100: a conflict, and the hold ends as
+ * expired (another row). PRE at 100: ACT from 100 + tRP = 112 (after 50).
+ * ACT at 112: column from 124, PRE from 112 + 28 = 140, ACT from 152. WR at
+ * 124: its data ends at 124 + 5 + 4 = 133, PRE from 133 + tWR = 147.
+ *
+ * Refresh due at 300: the open row precharges at max(300, 147) = 300, so ACT
+ * from 312; the refresh ends at 400: ACT from 400. */
+Test(dram_bank, full_timing_script)
+{
+    dram_bank_report r[4];
+    send(10, (dram_bank_msg){.kind = DRAM_BANK_START, .row = 7});
+    send(10, (dram_bank_msg){.kind = DRAM_BANK_CMD, .cmd = DRAM_CMD_ACT, .row = 7});
+    cr_assert_eq(reports(10, r, 4), 2);
+    cr_expect_eq(r[0].ev, DRAM_EV_ROW_MISS);
+    cr_expect_eq(r[1].ev, DRAM_EV_ACT);
+    cr_expect_eq(r[1].open_row, 7);
+    cr_expect_eq(r[1].next_col, 22);
+    cr_expect_eq(r[1].next_pre, 38);
+    cr_expect_eq(r[1].next_act, 50);
+
+    send(22, (dram_bank_msg){.kind = DRAM_BANK_CMD, .cmd = DRAM_CMD_RD, .row = 7, .a = 38, .b = 4});
+    send(22, (dram_bank_msg){.kind = DRAM_BANK_DONE, .a = 38, .hint = true});
+    cr_assert_eq(reports(22, r, 4), 2);
+    cr_expect_eq(r[0].ev, 0);
+    cr_expect_eq(r[0].next_pre, 38);
+    cr_expect_eq(r[1].ev, DRAM_EV_HOLD);
+    cr_expect(r[1].hold);
+    cr_expect_eq(r[1].hold_until, 238);
+
+    send(100, (dram_bank_msg){.kind = DRAM_BANK_START, .row = 9});
+    send(100, (dram_bank_msg){.kind = DRAM_BANK_CMD, .cmd = DRAM_CMD_PRE, .row = 9});
+    cr_assert_eq(reports(100, r, 4), 2);
+    cr_expect_eq(r[0].ev, DRAM_EV_ROW_CONFLICT | DRAM_EV_HOLD_EXPIRED);
+    cr_expect_not(r[0].hold);
+    cr_expect_eq(r[1].ev, DRAM_EV_PRE);
+    cr_expect_eq(r[1].open_row, ROW_CLOSED);
+    cr_expect_eq(r[1].next_act, 112);
+
+    send(112, (dram_bank_msg){.kind = DRAM_BANK_CMD, .cmd = DRAM_CMD_ACT, .row = 9});
+    cr_assert_eq(reports(112, r, 4), 1);
+    cr_expect_eq(r[0].next_col, 124);
+    cr_expect_eq(r[0].next_pre, 140);
+    cr_expect_eq(r[0].next_act, 152);
+
+    send(124, (dram_bank_msg){.kind = DRAM_BANK_CMD, .cmd = DRAM_CMD_WR, .row = 9, .write = true,
+                              .a = 133, .b = 4});
+    cr_assert_eq(reports(124, r, 4), 1);
+    cr_expect_eq(r[0].next_pre, 147);
+
+    send(300, (dram_bank_msg){.kind = DRAM_BANK_REFRESH, .a = 300});
+    cr_assert_eq(reports(300, r, 4), 1);
+    cr_expect_eq(r[0].ev, DRAM_EV_PRE);
+    cr_expect_eq(r[0].next_act, 312);
+    send(301, (dram_bank_msg){.kind = DRAM_BANK_REFRESH_END, .a = 400});
+    cr_assert_eq(reports(301, r, 4), 1);
+    cr_expect_eq(r[0].next_act, 400);
+    cr_expect_eq(r[0].open_row, ROW_CLOSED);
+}
+
+/* The row-hint hold (Narasiman's dissertation, sec. 7.2): a hinted request
+ * done at 500 holds row 7 over [500, 700). A row-7 start at 650 ends it as a
+ * hit after 150 cycles; re-armed, a row-7 start at 700 (the window's end,
+ * exclusive) expires it; re-armed, a refresh expires it. */
+Test(dram_bank, hint_hold_hit_window_end_and_refresh)
+{
+    dram_bank_report r[4];
+    send(480, (dram_bank_msg){.kind = DRAM_BANK_CMD, .cmd = DRAM_CMD_ACT, .row = 7});
+    send(480, (dram_bank_msg){.kind = DRAM_BANK_DONE, .a = 500, .hint = true});
+    cr_assert_eq(reports(480, r, 4), 2);
+    cr_expect_eq(r[1].hold_until, 700);
+    send(650, (dram_bank_msg){.kind = DRAM_BANK_START, .row = 7});
+    cr_assert_eq(reports(650, r, 4), 1);
+    cr_expect_eq(r[0].ev, DRAM_EV_ROW_HIT | DRAM_EV_HOLD_HIT);
+    cr_expect_eq(r[0].hold_wait, 150);
+    cr_expect_not(r[0].hold);
+
+    send(660, (dram_bank_msg){.kind = DRAM_BANK_DONE, .a = 500, .hint = true});
+    cr_assert_eq(reports(660, r, 4), 1);
+    send(700, (dram_bank_msg){.kind = DRAM_BANK_START, .row = 7});
+    cr_assert_eq(reports(700, r, 4), 1);
+    cr_expect_eq(r[0].ev, DRAM_EV_ROW_HIT | DRAM_EV_HOLD_EXPIRED, "ev %u", r[0].ev);
+
+    /* Full timing: the refresh's end only bounds the next ACT (the row was
+     * closed by the refresh's start), so the one event is the expiry. */
+    send(800, (dram_bank_msg){.kind = DRAM_BANK_DONE, .a = 800, .hint = true});
+    send(800, (dram_bank_msg){.kind = DRAM_BANK_REFRESH_END, .a = 900});
+    cr_assert_eq(reports(800, r, 4), 2);
+    cr_expect_eq(r[1].ev, DRAM_EV_HOLD_EXPIRED, "ev %u", r[1].ev);
+    cr_expect_not(r[1].hold);
+    cr_expect_eq(r[1].next_act, 900);
 }

@@ -124,6 +124,19 @@ class Rows(unittest.TestCase):
         # group g = [b] only: 1.6 -> +60%
         self.assertAlmostEqual(self.row(kind="speedup", benchmarks="g")["sim"], 60.0)
 
+    def test_best_of_several_tests(self):
+        # per benchmark the better of 2l/8 and 2l/16: a max(1.25, 1.0) = 1.25,
+        # b max(1.6, 2.0) = 2.0; geometric sqrt(2.5) = 1.581139 -> +58.11%
+        r = self.row(kind="speedup", test=[{"sched": "2l", "G": "8"}, {"sched": "2l", "G": "16"}])
+        self.assertAlmostEqual(r["sim"], 58.113883, places=5)
+        # as a time (lower_better) the gain is base / test: a 10/12.5 = 0.8 or
+        # 10/10 = 1.0, best 1.0; b 20/32 = 0.625 or 20/40 = 0.5, best 0.625;
+        # sqrt(1.0 * 0.625) = 0.790569 -> -20.94%, paper "-": match
+        r = self.row(kind="sign", paper="-", lower_better=True,
+                     test=[{"sched": "2l", "G": "8"}, {"sched": "2l", "G": "16"}])
+        self.assertAlmostEqual(r["sim"], -20.943058, places=5)
+        self.assertEqual(r["verdict"], V.MATCH)
+
     def test_within_and_best(self):
         # hit rate ratios 0.98 and 1.0, arithmetic mean 0.99 -> -1%: within 2
         r = self.row(kind="within", paper=1.7, bound=2.0, metric="hr", mean="arithmetic")
@@ -195,6 +208,10 @@ class Load(unittest.TestCase):
                                               "values": [[1, 2], [1]]}]}),
                          "x.json: rows[0]: each value of a joint sweep lists 2 values, "
                          "one per 'over' column")
+        self.assertEqual(self.load({"scenarios": {"s": "x/{bench}.ini"},
+                                    "rows": [{"kind": "sign", "name": "n", "paper": "-",
+                                              "scenario": "s", "test": []}]}),
+                         "x.json: rows[0]: 'test' lists no point")
         self.assertEqual(self.load({"scenarios": {"s": "a.ini"}}),
                          "x.json: scenarios.s must contain {bench}")
 
