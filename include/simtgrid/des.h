@@ -163,6 +163,12 @@ void *des_port_peek(des_port *p, des_time t);
 void des_port_pop(des_port *p, des_time t);
 /* Delivery time of the oldest message, or DES_NEVER when empty. */
 des_time des_port_next(const des_port *p);
+/* A receiver that cannot take messages until something else wakes it (an
+ * L2 slice whose MSHRs are full) mutes its input: deliveries then do not
+ * wake it; unmuted, the messages still in flight wake it again. A wake-up
+ * it would have spent finding the port's head untakeable is skipped; it
+ * must not rely on such wake-ups for anything else. */
+void des_port_mute(des_port *p, bool muted);
 unsigned des_port_count(const des_port *p);   /* queued or in flight */
 
 #endif

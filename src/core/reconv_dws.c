@@ -30,7 +30,11 @@
  * of its warp that stand at its pc with the same stack merge into it (they
  * passed that instruction earlier and were served: in MV5 a resumed split
  * starts at the memory instruction it was switched out at); the 3-4 cycle
- * compare is hidden by the switch (no cycle charged).
+ * compare is hidden by the switch (no cycle charged). The compare also
+ * runs when a split resumes after its memory instruction
+ * (core.dws_pc_merge_resume [inferred, A5]: resumed splits "start with"
+ * it). Groups of a warp that leave a CTA barrier at the same pc with the
+ * same stack merge ([M] 5.4: splits re-converge at explicit sync).
  *
  * Memory subdivision (core.dws_mem_split, [M] 5): a load asks the memory
  * side for per-lane reports (MEM_LANE_REPORT); its first report is the hit
@@ -76,6 +80,8 @@ typedef struct dws_ent {
     bool wait_rec;                  /* waits at its top (barrier) entry's rpc */
     bool wait_bl;                   /* BranchLimited: waits before the branch at its pc */
     bool slip_behind;               /* slip: a fall-behind split, held until revisited */
+    bool parked;                    /* its last issue was a global memory instruction */
+    bool bar_seen;                  /* issued a CTA barrier not yet left */
     uint64_t seq;                   /* creation order (slot hand-out) */
     uint64_t last_issue;            /* cycle of its last issue (ready-queue order) */
     /* its outstanding load (memory subdivision) */
@@ -91,7 +97,7 @@ typedef struct dws_state {
     uint64_t next_seq;
     unsigned wst_used, slots_used;
     /* statistics */
-    uint64_t splits_branch, splits_mem, merges_pc, merges_stack, merges_bl;
+    uint64_t splits_branch, splits_mem, merges_pc, merges_stack, merges_bl, merges_bar;
     uint64_t wst_max, wst_full_cycles, wst_area, wst_last;   /* area: entries x cycles */
     uint64_t push_full;              /* divergences that pushed because the WST was full */
     int cur;                         /* the group that issued last (-1: none) */
@@ -529,6 +535,30 @@ static void slip_unblock(sm *s, unsigned hw)
         }
 }
 
+/* Explicit synchronization ([M] 5.4: warp-splits "simply re-converge" at
+ * explicit synchronization primitives; [M] 6.6 counts a barrier among the
+ * synchronization points): once a CTA barrier lets the groups of a warp
+ * go, those standing at the same pc with the same stack merge. */
+static void barrier_merges(sm *s)
+{
+    dws_state *q = s->rc_state;
+    for (unsigned e = 0; e < s->nent_cap; e++) {
+        if (!s->ent[e].live || !q->e[e].bar_seen || s->ent[e].at_barrier)
+            continue;
+        q->e[e].bar_seen = false;
+        unsigned hw = s->ent[e].hw;
+        for (unsigned b = e + 1; b < s->nent_cap && s->hw[hw].nentities > 1; b++) {
+            if (!s->ent[b].live || s->ent[b].hw != hw || !q->e[b].bar_seen || s->ent[b].at_barrier ||
+                s->ent[b].pc != s->ent[e].pc || !same_frame(&q->e[e], &q->e[b]))
+                continue;
+            merge_into(s, e, b);
+            q->merges_bar++;
+        }
+        collapse(s, e);
+        set_held(s, e);
+    }
+}
+
 /* Groups waiting to merge whose last load has since returned. */
 static void retry_merges(sm *s)
 {
@@ -620,6 +650,8 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
                     q->e[x].stk.e[i].mask &= ~exited;
             }
     }
+    d->parked = sm_is_global(in);
+    d->bar_seen |= in->op == ISA_OP_BAR;
     if (sm_is_global(in)) {   /* a new memory op: the reports of an older one are void */
         d->tag = -1;
         d->decided = false;
@@ -783,6 +815,7 @@ static void dws_before_cycle(sm *s, uint64_t cycle)
     dws_state *q = s->rc_state;
     if (s->p.dws_mem_split == CORE_DWS_SLIP && q->slip_started)
         slip_observe(s, q, cycle);
+    barrier_merges(s);
     retry_merges(s);
     slots_settle(s);
     if (s->p.dws_mem_split != CORE_DWS_REVIVE || any_ready(s, s->nent_cap, cycle))
@@ -834,6 +867,8 @@ static void dws_stats(sm *s, stats *st, const char *blk, bool final)
                   &q->merges_stack);
     stats_counter(st, blk, "dws_merges_bl", "merges", "BranchLimited: groups merged away before a branch",
                   &q->merges_bl);
+    stats_counter(st, blk, "dws_merges_bar", "merges", "groups merged away on leaving a CTA barrier",
+                  &q->merges_bar);
     stats_counter(st, blk, "dws_wst_max", "entries", "most WST entries in use", &q->wst_max);
     stats_counter(st, blk, "dws_wst_full_cycles", "cycles", "cycles the WST was full", &q->wst_full_cycles);
     stats_counter(st, blk, "dws_push_full", "branches",
@@ -857,12 +892,9 @@ static void dws_stats(sm *s, stats *st, const char *blk, bool final)
  * issued last keeps the pipeline while it is ready; otherwise the ready
  * group that has waited longest since its last issue (a split created at a
  * branch queues from the branch) runs, then the oldest warp. */
-static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
+static int queue_pick(sm *s, unsigned sc)
 {
     dws_state *q = s->rc_state;
-    (void)wake;
-    if (!s->p.dws_ready_queue)
-        return sched_pick(&s->sc[sc].s, &s->view, k);
     if (q->cur >= 0 && s->ent[q->cur].live && s->ent[q->cur].sched == sc && s->status[q->cur] == WS_READY)
         return q->cur;
     int best = -1;
@@ -874,6 +906,24 @@ static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
             best = (int)e;
     }
     return best;
+}
+
+/* A group resumed after its memory instruction starts "with" it ([M] 4.5:
+ * resumed splits always start with memory instructions, so the PCs are
+ * compared when the running split executes one): the ready groups of its
+ * warp parked at the same pc with the same stack merge into it
+ * (core.dws_pc_merge_resume [inferred, digest ambiguity A5]). */
+static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
+{
+    dws_state *q = s->rc_state;
+    (void)wake;
+    int r = s->p.dws_ready_queue ? queue_pick(s, sc) : sched_pick(&s->sc[sc].s, &s->view, k);
+    if (r >= 0 && q->e[r].parked) {
+        q->e[r].parked = false;
+        if (s->p.dws_pc_merge && s->p.dws_pc_merge_resume)
+            merge_at_pc(s, (unsigned)r, k, false);
+    }
+    return r;
 }
 
 const reconv_ops reconv_dws_ops = {

@@ -23,6 +23,7 @@ struct des_port {
     char *buf;
     des_time last_send, last_pop;
     bool sender_waiting;    /* a send failed: wake the sender on the next pop */
+    bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
 };
 
 des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigned capacity,
@@ -131,7 +132,8 @@ bool des_port_try_send(des_port *p, const void *msg, des_time t)
     p->count++;
     /* A send always lowers the receiver's wake-up to the delivery time: a
      * receiver that left a message waiting (e.g. it was full) is told again. */
-    des_wake_at(p->receiver, when);
+    if (!p->muted)
+        des_wake_at(p->receiver, when);
     return true;
 }
 
@@ -158,6 +160,8 @@ void des_port_pop(des_port *p, des_time t)
     }
 }
 
+void des_port_mute(des_port *p, bool muted) { p->muted = muted; }
+
 des_time des_port_next(const des_port *p)
 {
     return p->count ? p->deliver[p->head] : DES_NEVER;
@@ -168,7 +172,7 @@ des_time des_port_receiver_due(const des_port *p, des_time now)
     /* Delivery times rise along the ring (sends are in time order and the
      * latency is fixed): binary-search the first one after now, so a port
      * full of delivered messages its receiver cannot take yet costs little. */
-    if (!p->count || p->deliver[(p->head + p->count - 1) % p->cap] <= now)
+    if (p->muted || !p->count || p->deliver[(p->head + p->count - 1) % p->cap] <= now)
         return DES_NEVER;
     unsigned lo = 0, hi = p->count - 1;   /* the answer lies in [lo, hi] */
     while (lo < hi) {

@@ -389,6 +389,10 @@ static void l2_main(des_actor *self, void *data)
             des_wake_at(self, t + period);
         else if (s->timed->len)
             des_wake_at(self, MAX(g_array_index(s->timed, l2_ev, 0).ready, c + 1) * period);
+        /* Refused (MSHRs full), it retries only once its cache changes,
+         * in a wake-up of its own (a fill, a miss sent on): a request's
+         * arrival meanwhile need not wake it (issue 20). */
+        des_port_mute(s->req_in, s->blocked);
         now = des_block(self);
     }
 }

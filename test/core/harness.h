@@ -74,9 +74,9 @@ char *harness_workload_text(const char *rel);
 
 /* The if/else kernel of the reconvergence tests (after a ".data out" line):
  * even threads take the branch at pc 3 (pcs 6, 7), odd ones fall through
- * (pcs 4, 5); both paths meet at pc 8, the branch's IPDOM, then store r2
- * to out[tid]. */
-#define HARNESS_IFELSE \
+ * (pcs 4, 5); both paths meet at pc 8 ("join"), the branch's IPDOM, then
+ * store r2 to out[tid]. HARNESS_IFELSE_HEAD is pcs 0-7 and the label. */
+#define HARNESS_IFELSE_HEAD \
     "    mov r0, %tid.x\n"            /* 0 */      \
     "    and r1, r0, 1\n"             /* 1 */      \
     "    setp.eq.u32 p0, r1, 0\n"     /* 2 */      \
@@ -86,7 +86,9 @@ char *harness_workload_text(const char *rel);
     "even:\n"                                      \
     "    mul r2, r0, 2\n"             /* 6 */      \
     "    bra join\n"                  /* 7 */      \
-    "join:\n"                                      \
+    "join:\n"
+#define HARNESS_IFELSE \
+    HARNESS_IFELSE_HEAD                              \
     "    shl r3, r0, 2\n"             /* 8 */      \
     "    st.global.u32 [r3+@out], r2\n" /* 9 */    \
     "    exit\n"                      /* 10 */

@@ -48,6 +48,32 @@ static unsigned issues_at(const harness *h, unsigned w, uint32_t pc, uint32_t *m
     return n;
 }
 
+/* Issues of warp w. */
+static unsigned issues_of(const harness *h, unsigned w)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < h->nlog; i++)
+        n += h->log[i].warp == w;
+    return n;
+}
+
+/* Warp w's two splits reach pc: merged (one whole issue there) or not (one
+ * issue per split); `merges` PC-based merges and `issues` issues of w. */
+static void expect_join(harness *h, unsigned w, uint32_t pc, uint64_t merges, unsigned issues)
+{
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), merges);
+    if (merges) {
+        cr_assert_eq(issues_at(h, w, pc, m), 1);
+        cr_expect_eq(m[0], ALL);
+    } else {
+        cr_assert_eq(issues_at(h, w, pc, m), 2);
+        cr_expect_eq(m[0] | m[1], ALL);
+        cr_expect_eq(m[0] & m[1], 0);
+    }
+    cr_expect_eq(issues_of(h, w), issues);
+}
+
 Test(dws, branch_splits_without_push_and_both_run_block_f)
 {
     harness *h = run(NULL, 16);
@@ -163,33 +189,28 @@ Test(dws, ready_queue_keeps_the_issuer_until_it_waits)
 static const char *k_join_load =
     ".data in u32[16] = iota(start=0, step=1)\n"
     ".data out u32[16]\n"
-    "    mov r0, %tid.x\n"              /* 0 */
-    "    and r1, r0, 1\n"               /* 1 */
-    "    setp.eq.u32 p0, r1, 0\n"       /* 2 */
-    "    @p0 bra even\n"                /* 3 */
-    "    add r2, r0, 100\n"             /* 4: odd */
-    "    bra join\n"                    /* 5 */
-    "even:\n"
-    "    mul r2, r0, 2\n"               /* 6 */
-    "    bra join\n"                    /* 7 */
-    "join:\n"
+    HARNESS_IFELSE_HEAD
     "    shl r3, r0, 2\n"               /* 8 */
     "    ld.global.u32 r4, [r3+@in]\n"  /* 9 */
     "    add r2, r2, r4\n"              /* 10 */
     "    st.global.u32 [r3+@out], r2\n" /* 11 */
     "    exit\n";                       /* 12 */
 
-static harness *run_join_load(const char *latency)
+/* One CTA of `threads` under the ready queue with settings x1, x2 (x2 may
+ * be NULL); the last warp's threads i write out[i] = r2 + in[i]. */
+static harness *run_load(const char *kernel, unsigned threads, const char *x1, const char *x2)
 {
     const char *sets[] = {"core.reconv=dws", "core.warp_size=16", "core.simd_width=16", "core.pipeline_depth=1",
-                          "core.max_warps=4", "core.max_threads=64", "core.dws_ready_queue=true", latency, NULL};
+                          "core.max_warps=4", "core.max_threads=64", "core.dws_ready_queue=true", x1, x2, NULL};
     harness *h = harness_new(sets);
-    harness_launch(h, k_join_load, 1, 16, NULL, 0, 0, -1);
+    harness_launch(h, kernel, 1, threads, NULL, 0, 0, -1);
     cr_assert(harness_run(h, 10000));
-    for (unsigned i = 0; i < 16; i++)
+    for (unsigned i = threads - 16; i < threads; i++)
         cr_expect_eq(harness_read_u32(h, 0, "out", i), (i % 2 ? i + 100 : 2 * i) + i, "out[%u]", i);
     return h;
 }
+
+static harness *run_join_load(const char *latency) { return run_load(k_join_load, 16, latency, NULL); }
 
 Test(dws, pc_merge_into_a_split_blocked_on_its_load)
 {
@@ -204,11 +225,7 @@ Test(dws, pc_merge_into_a_split_blocked_on_its_load)
     cr_assert_eq(h->nlog, 15);
     for (unsigned i = 0; i < 15; i++)
         cr_expect_eq(h->log[i].pc, pcs[i], "issue %u at pc %u", i, h->log[i].pc);
-    uint32_t m[4];
-    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
-    cr_assert_eq(issues_at(h, 0, 10, m), 1);
-    cr_expect_eq(m[0], ALL);
-    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 15);
+    expect_join(h, 0, 10, 1, 15);
     /* the merged group waits for the issuer's load: pc 10 issues no earlier
      * than the odd split's load (pc 9, issue 11) plus the memory latency */
     cr_expect_geq(h->log[h->nlog - 3].cycle, h->log[11].cycle + 2);
@@ -221,11 +238,115 @@ Test(dws, no_pc_merge_while_the_other_split_still_waits)
      * even one still waits on its own, so it is not ready and nothing
      * merges; each split issues 10, 11, 12 alone: 4 + 4 + 4 + 3 + 3 = 18. */
     harness *h = run_join_load("mem.ideal_latency=100");
+    expect_join(h, 0, 10, 0, 18);
+    harness_free(h);
+}
+
+/* ---- explicit barriers and resumed splits ------------------------------ */
+
+/* k_ifelse with a CTA barrier at the join: both splits reach pc 8 apart. */
+static const char *k_ifelse_bar =
+    ".data out u32[16]\n"
+    HARNESS_IFELSE_HEAD
+    "    bar.sync\n"                      /* 8 */
+    "    shl r3, r0, 2\n"                 /* 9 */
+    "    st.global.u32 [r3+@out], r2\n"   /* 10 */
+    "    exit\n";                         /* 11 */
+
+static harness *run_bar(void)
+{
+    /* PC-based re-convergence off, so only the barrier can reunite them */
+    const char *sets[] = {"core.reconv=dws",      "core.warp_size=16",   "core.simd_width=16",
+                          "core.pipeline_depth=1", "core.max_warps=4",   "core.max_threads=64",
+                          "core.dws_pc_merge=false", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_ifelse_bar, 1, 16, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < 16; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 100 : 2 * i, "out[%u]", i);
+    return h;
+}
+
+Test(dws, splits_reconverge_at_a_cta_barrier)
+{
+    /* [M] 5.4: warp-splits "simply re-converge" at explicit
+     * synchronization. The branch at pc 3 is eligible (the block at its
+     * post-dominator, the barrier, is 1 instruction) and splits the warp;
+     * each split issues its path and the barrier (pcs 6, 7, 8 and 4, 5, 8);
+     * once the barrier lets them go they stand at pc 9 with the same stack
+     * and merge: pcs 9, 10, 11 issue once, whole. 4 + 3 + 3 + 3 = 13
+     * issues (without the merge each split would issue 9-11: 16). */
+    harness *h = run_bar();
     uint32_t m[4];
-    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 0);
-    cr_assert_eq(issues_at(h, 0, 10, m), 2);
-    cr_expect_eq(m[0] | m[1], ALL);
-    cr_expect_eq(m[0] & m[1], 0);
-    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 18);
+    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), 1);
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_bar"), 1);
+    cr_assert_eq(issues_at(h, 0, 8, m), 2);
+    cr_assert_eq(issues_at(h, 0, 9, m), 1);
+    cr_expect_eq(m[0], ALL);
+    cr_assert_eq(issues_at(h, 0, 11, m), 1);
+    cr_expect_eq(m[0], ALL);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 13);
+    harness_free(h);
+}
+
+/* Warp 0 (threads 0-15) blocks on a load, then runs a 40-trip loop of 3
+ * ALU instructions (120 issues without a stall); warp 1 (16-31) splits
+ * even/odd and both splits issue the same load (pc 11). */
+static const char *k_resume =
+    ".data in u32[32] = iota(start=0, step=1)\n"
+    ".data out u32[32]\n"
+    "    mov r0, %tid.x\n"                /* 0 */
+    "    setp.lt.u32 p1, r0, 16\n"        /* 1 */
+    "    @p1 bra busy\n"                  /* 2: warp 0 all taken, warp 1 none */
+    "    and r1, r0, 1\n"                 /* 3 */
+    "    setp.eq.u32 p0, r1, 0\n"         /* 4 */
+    "    @p0 bra even\n"                  /* 5 */
+    "    add r2, r0, 100\n"               /* 6: odd */
+    "    bra join\n"                      /* 7 */
+    "even:\n"
+    "    mul r2, r0, 2\n"                 /* 8 */
+    "    bra join\n"                      /* 9 */
+    "join:\n"
+    "    shl r3, r0, 2\n"                 /* 10 */
+    "    ld.global.u32 r4, [r3+@in]\n"    /* 11 */
+    "    add r2, r2, r4\n"                /* 12 */
+    "    st.global.u32 [r3+@out], r2\n"   /* 13 */
+    "    exit\n"                          /* 14 */
+    "busy:\n"
+    "    shl r3, r0, 2\n"                 /* 15 */
+    "    ld.global.u32 r4, [r3+@in]\n"    /* 16 */
+    "    mov r5, 0\n"                     /* 17 */
+    "loop:\n"
+    "    add r5, r5, 1\n"                 /* 18 */
+    "    setp.lt.u32 p2, r5, 40\n"        /* 19 */
+    "    @p2 bra loop\n"                  /* 20 */
+    "    exit\n";                         /* 21 */
+
+static harness *run_resume(const char *resume) { return run_load(k_resume, 32, "mem.ideal_latency=30", resume); }
+
+Test(dws, pc_merge_when_a_split_resumes_at_its_load)
+{
+    /* Ready queue, 30-cycle memory. Cycle 0: warp 0 (oldest) issues 0, 1,
+     * 2, 15, 16 and blocks on its load (cycle 4, back about 30 later).
+     * Warp 1: 0-5 (cycles 5-10, splits at 5), the even split 8, 9, 10, 11
+     * (blocks at 14), the odd split 6, 7, 10, 11 (blocks at 18). Warp 0's
+     * load is back first (~34 < the splits' ~44 and ~48): it keeps the
+     * pipeline through its 120-issue loop, so when it exits both splits
+     * stand ready at pc 12. The even split resumes first (it issued
+     * longer ago) after its load, the PCs are compared ([M] 4.5: resumed
+     * splits start with memory instructions) and the odd split merges:
+     * 12, 13, 14 issue once, whole. Warp 1: 6 + 4 + 4 + 3 = 17 issues. */
+    harness *h = run_resume("core.dws_pc_merge_resume=true");
+    expect_join(h, 1, 12, 1, 17);
+    harness_free(h);
+}
+
+Test(dws, no_merge_on_resume_when_disabled)
+{
+    /* The same without the compare on resume: nothing merges (at the odd
+     * split's load no group is ready), each split issues 12, 13, 14 alone:
+     * 6 + 4 + 4 + 3 + 3 = 20 issues of warp 1. */
+    harness *h = run_resume("core.dws_pc_merge_resume=false");
+    expect_join(h, 1, 12, 0, 20);
     harness_free(h);
 }

@@ -221,6 +221,59 @@ Test(port, slow_receiver_leaves_messages_queued)
     }
 }
 
+/* A sink that mutes its input until its own wake-up at `until`. */
+typedef struct muted_sink {
+    des_port *in;
+    des_time until;
+    rec r;
+    int runs;
+} muted_sink;
+
+static void muted_sink_main(des_actor *self, void *data)
+{
+    muted_sink *k = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        k->runs++;
+        if (now < k->until) {
+            des_port_mute(k->in, true);
+            des_wake_at(self, k->until);
+        } else {
+            des_port_mute(k->in, false);
+            msg *m;
+            while ((m = des_port_peek(k->in, now))) {
+                k->r.at[k->r.n] = now;
+                k->r.id[k->r.n++] = m->id;
+                des_port_pop(k->in, now);
+            }
+        }
+        now = des_block(self);
+    }
+}
+
+Test(port, a_muted_input_does_not_wake_its_receiver)
+{
+    /* Latency 3. The sink mutes its input at 0 and sleeps until 10. Messages
+     * sent at 0 and 2 (delivered at 3 and 5) and at 8 (delivered at 11) do
+     * not wake it while muted: it runs at 0, then at 10, where it unmutes
+     * and pops the first two; the third, still in flight, wakes it at 11.
+     * Three runs in all (an unmuted sink would also run at 3 and 5). */
+    des_engine *e = boot();
+    static script s = {.n = 3, .when = {0, 2, 8}, .id = {1, 2, 3}};
+    static muted_sink k = {.until = 10};
+    /* The sink is created first, so it runs (and mutes) first at 0. */
+    des_actor *rcv = des_actor_new(e, "sink", muted_sink_main, &k);
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    s.out = k.in = des_port_new(e, "p", sizeof(msg), 8, 3, snd, rcv);
+    des_run(e);
+    cr_assert_eq(k.r.n, 3);
+    cr_assert_eq(k.r.at[0], 10);
+    cr_assert_eq(k.r.at[1], 10);
+    cr_assert_eq(k.r.at[2], 11);
+    cr_assert_eq(k.r.id[2], 3);
+    cr_assert_eq(k.runs, 3);
+}
+
 Test(port, lookahead_is_min_latency_of_ports)
 {
     des_engine *e = boot();
