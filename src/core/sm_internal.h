@@ -190,6 +190,7 @@ struct sm {
     uint64_t rf_reads, rf_writes;   /* register-file accesses: registers x active lanes (energy) */
     uint64_t class_count[ISA_CLASS_COUNT];
     uint64_t smem_conflict_cycles, mem_requests, barrier_waits, faults;
+    uint64_t l1d_conflict_cycles; /* extra LD/ST passes from L1 bank conflicts (core.l1d_banks) */
     uint64_t rf_conflict_cycles;  /* extra operand-read cycles (core.rf_banks) */
     uint64_t first_cycle;
     stats_hist active_threads;  /* per issue slot */
@@ -269,6 +270,7 @@ typedef struct slot_timing {
 bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic);
+unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bank_bytes, bool atomic);
 void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
                      uint64_t k, uint32_t pc);
 void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
@@ -322,7 +324,8 @@ static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, c
 
 /* Passes of a warp instruction through a unit of kind u, for both issue
  * paths: one per `lanes` threads, more when its shared-memory accesses
- * conflict on banks (the extra cycles counted in smem_conflict_cycles). */
+ * conflict on banks (the extra cycles counted in smem_conflict_cycles) or,
+ * with core.l1d_banks, its global accesses on the L1's banks. */
 static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in)
 {
     const core_unit_params *up = &s->p.unit[u];
@@ -331,6 +334,12 @@ static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_ou
         unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC);
         if (deg > passes) {
             s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
+            passes = deg;
+        }
+    } else if (u == CORE_UNIT_LDST && s->p.l1d_banks && o->mem_lanes) {   /* global accesses */
+        unsigned deg = sm_bank_degree(o, s->p.l1d_banks, 4, false);
+        if (deg > passes) {
+            s->l1d_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
             passes = deg;
         }
     }

@@ -199,14 +199,19 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
     return st;
 }
 
-/* Bank-conflict degree of a shared-memory access: the most distinct words
- * any one bank must deliver (the same word is broadcast). Atomics serialize
- * every lane of a bank. */
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
+{
+    return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, atomic);
+}
+
+/* Bank-conflict degree of an access to `banks` banks of bb-byte words
+ * (shared memory; the L1's banks with core.l1d_banks): the most distinct
+ * words any one bank must deliver (the same word is broadcast). Atomics
+ * serialize every lane of a bank. */
+unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
 {
     uint64_t key[4 * ISA_MAX_LANES];
     unsigned n = 0;
-    unsigned bb = s->p.smem_bank_bytes, banks = s->p.smem_banks;
     unsigned size = o->access_size ? o->access_size : 1;
     for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);

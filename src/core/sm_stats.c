@@ -228,6 +228,10 @@ void sm_stats_register(sm *s, stats *st)
     if (s->p.rf_banks)   /* only with the option, so other models' results keep their keys */
         stats_counter(st, b, "rf_conflict_cycles", "cycles",
                       "extra operand-read cycles from register-file bank conflicts", &s->rf_conflict_cycles);
+    if (s->p.l1d_banks)  /* only with the option, as rf_conflict_cycles */
+        stats_counter(st, b, "l1d_conflict_cycles", "cycles",
+                      "extra LD/ST passes of global accesses from L1 data-cache bank conflicts",
+                      &s->l1d_conflict_cycles);
     stats_counter(st, b, "barrier_waits", "warps", "warp arrivals at barriers", &s->barrier_waits);
     stats_counter(st, b, "faults", "instructions", "instructions with a shared-memory fault", &s->faults);
     for (unsigned c = 0; c < ISA_CLASS_COUNT; c++) {
