@@ -97,8 +97,9 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
             sm_account_idle_cycle(s, sc, k, worst);
         }
     }
-    for (unsigned sc = 0; sc < s->p.schedulers; sc++)
-        sched_cycle_end(&s->sc[sc].s, &s->view, k);
+    if (s->sc[0].s.ops->cycle_end)
+        for (unsigned sc = 0; sc < s->p.schedulers; sc++)
+            sm_sched_ask(s, sc, SA_END, -1, k);
     s->cycles++;
     if (s->error)
         return NEVER_CYCLE;
@@ -206,6 +207,15 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     unsigned slots = (p->max_warps + p->schedulers - 1) / p->schedulers;
     for (unsigned i = 0; i < p->schedulers; i++)
         sched_init(&s->sc[i].s, p->scheduler->ops, s->nent_cap, slots, &s->p);
+    char *gname = g_strdup_printf("%s.scheds", s->name);
+    s->sched_group = des_lgroup_new(gname);
+    g_free(gname);
+    for (unsigned i = 0; i < p->schedulers; i++) {
+        char *name = g_strdup_printf("%s.sched%u", s->name, i);
+        sched_actor_init(&s->sc[i].act, s->sched_group, name, &s->sc[i].s, &s->view, NULL);
+        g_free(name);
+    }
+    des_lgroup_run(s->sched_group, 0);   /* the actors' first run */
     s->rc_state = s->rc->create(s);
     sm_stats_register(s, st);
     sm_trace_tracks(s, stats_trace(st));
@@ -275,6 +285,7 @@ void sm_free(sm *s)
         isa_cta_free(s->cta[i].ic);
     for (unsigned i = 0; i < s->p.schedulers; i++)
         sched_free(&s->sc[i].s);
+    des_lgroup_free(s->sched_group);
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         g_free(s->units[u]);
     g_free(s->sc);

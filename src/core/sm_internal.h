@@ -20,6 +20,7 @@
 #include "simtgrid/trace.h"
 #include "core/cta_msg.h"
 #include "core/pdom.h"
+#include "core/sched_actor.h"
 #include "core/warp_sched.h"
 
 #define REG_MEM UINT64_MAX   /* scoreboard: written by an outstanding memory instruction */
@@ -99,7 +100,8 @@ typedef struct sm_sched_stats {
 } sm_sched_stats;
 
 typedef struct sm_sched_state {
-    sched s;
+    sched s;                            /* the policy, run by `act` */
+    sched_actor act;                    /* the scheduler actor (sched_actor.h) */
     uint64_t port_free;                 /* first cycle the issue port is free */
     unsigned cur_threads;               /* threads of the issue in progress (W category) */
     uint64_t rf_free[32];               /* per register-file bank (core.rf_banks <= 32): first free read cycle */
@@ -142,6 +144,8 @@ struct sm {
     uint64_t *age;
     uint32_t *slot;             /* scheduler-local warp slot */
     sched_view view;
+    des_lgroup *sched_group;    /* the scheduler actors (sched_actor.h) */
+    uint64_t sched_tick;        /* the group's clock */
     uint8_t *pred;              /* per entity: OAWS's predicted misses of its next load */
     mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
@@ -429,5 +433,12 @@ void sm_account_idle_cycle(sm *s, unsigned sc, uint64_t cycle, uint8_t worst);
 void sm_account_replay(sm *s, uint64_t n);
 void sm_account_empty(sm *s, uint64_t n);
 unsigned sm_wcat_bucket(const sm *s, unsigned threads);
+
+/* Scheduler sc's actor (sched_actor.h): one exchange within cycle k. */
+static inline int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, int issued, uint64_t k)
+{
+    return sched_actor_ask(&s->sc[sc].act, s->sched_group, &s->sched_tick,
+                           (sched_msg){.kind = kind, .issued = issued, .k = k});
+}
 
 #endif

@@ -526,9 +526,8 @@ static void compute_statuses(sm *s, sched *q, uint64_t k, uint64_t *wake, uint8_
  * (not memory), any threads on any free lanes, up to warp_size threads. */
 static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 {
-    sched *q = &s->sc[sc].s;
     for (;;) {
-        int id = sched_pick(q, &s->view, k);
+        int id = sm_sched_ask(s, sc, SA_OFFER, -1, k);
         if (id < 0)
             return;
         const sm_entity *w = &s->ent[id];
@@ -539,7 +538,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
             s->status[id] = WS_STRUCT;   /* not this slot; it may issue next cycle */
             continue;
         }
-        sched_issued(q, &s->view, (unsigned)id, k);
+        sm_sched_ask(s, sc, SA_ISSUED, id, k);   /* claimed */
         issue_entity(s, sc, (unsigned)id, k, t, false);
     }
 }
@@ -548,13 +547,24 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
 {
     sched *q = &s->sc[sc].s;
     compute_statuses(s, q, k, wake, worst);
+    bool ready = *worst == WS_READY;
     unsigned n = 0;
     while (n < s->p.issue_width) {
-        int id = s->rc->pick ? s->rc->pick(s, sc, k, wake) : sched_pick(q, &s->view, k);
+        /* The actor picks and takes its pick as issued; a formation
+         * policy with its own pick (DWF, DWS) still asks the policy here. */
+        int id;
+        if (s->rc->pick) {
+            id = s->rc->pick(s, sc, k, wake);
+            if (id >= 0)
+                sched_issued(q, &s->view, (unsigned)id, k);
+        } else if (ready || q->ops->pick_every_cycle) {
+            id = sm_sched_ask(s, sc, SA_PICK, -1, k);
+        } else {
+            id = -1;   /* no READY member: the answer is known */
+        }
         if (id < 0)
             break;
         slot_timing t;
-        sched_issued(q, &s->view, (unsigned)id, k);
         issue_entity(s, sc, (unsigned)id, k, &t, true);
         if (s->rc->packs && t.unit != CORE_UNIT_LDST && t.unit != CORE_UNIT_SMEM)
             pack_more(s, sc, k, &t);
@@ -565,6 +575,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
             uint64_t ignored = NEVER_CYCLE;
             uint8_t w2;
             compute_statuses(s, q, k, &ignored, &w2);   /* units just booked */
+            ready = w2 == WS_READY;
         }
     }
     return n;

@@ -139,7 +139,8 @@ void sm_account_replay(sm *s, uint64_t n)
             q->st.wstall += n;
         else
             q->st.w0_idle += n;
-        sched_idle(&q->s, &s->view, n);
+        if (q->s.ops->idle)   /* the actor's policy advances as if they ran */
+            sm_sched_ask(s, sc, SA_IDLE, -1, n);
     }
     s->cycles += n;
 }

@@ -69,6 +69,10 @@ typedef struct sched_ops {
     /* The policy reads the LD/ST unit's state (sched_view.mem): the chip
      * builder shares it with the SM only then (it costs a rank per request). */
     bool mem_state;
+    /* `pick` keeps per-cycle state or counts even when no member is READY:
+     * the SM then asks the scheduler actor every cycle; otherwise it skips
+     * the question (the answer is none) in cycles without a READY member. */
+    bool pick_every_cycle;
     /* State for one scheduler with `slots` warp slots; may read the SM's
      * parameters. The result is s->state (freed by destroy). */
     void *(*create)(sched *s, const struct core_params *p, unsigned slots);

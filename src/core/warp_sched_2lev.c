@@ -302,6 +302,7 @@ static void twolev_stats(sched *s, stats *st, const char *blk)
 const sched_ops sched_2lev_ops = {
     .create = twolev_create,
     .destroy = twolev_destroy,
+    .pick_every_cycle = true,
     .pick = twolev_pick,
     .issued = twolev_issued,
     .cycle_end = twolev_cycle_end,

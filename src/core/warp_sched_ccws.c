@@ -176,6 +176,7 @@ const sched_ops sched_ccws_ops = {
     .mem_state = true,
     .create = ccws_create,
     .destroy = ccws_destroy,
+    .pick_every_cycle = true,
     .pick = ccws_pick,
     .issued = ccws_issued,
     .cycle_end = ccws_cycle_end,

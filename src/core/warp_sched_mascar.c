@@ -116,6 +116,7 @@ const sched_ops sched_mascar_ops = {
     .mem_state = true,
     .create = mascar_create,
     .destroy = g_free,
+    .pick_every_cycle = true,
     .pick = mascar_pick,
     .stats = mascar_stats,
 };

@@ -143,7 +143,7 @@ static void oaws_stats(sched *s, stats *st, const char *blk)
 }
 
 #define OAWS_OPS(name, make) \
-    const sched_ops name = {.mem_state = true, .create = make, .destroy = g_free, .pick = oaws_pick, \
+    const sched_ops name = {.mem_state = true, .pick_every_cycle = true, .create = make, .destroy = g_free, .pick = oaws_pick, \
                             .issued = oaws_issued, .stats = oaws_stats}
 OAWS_OPS(sched_oaws_static_ops, static_create);
 OAWS_OPS(sched_oaws_ops, dynamic_create);
