@@ -633,6 +633,38 @@ static void arrive_at_rpc(sm *s, unsigned e)
     after_step(s, e);
 }
 
+/* Exited lanes are gone from every copy of the warp's stack. */
+static void drop_exited(sm *s, unsigned e, uint32_t exited)
+{
+    dws_state *q = s->rc_state;
+    unsigned hw = s->ent[e].hw;
+    for (unsigned x = 0; x < s->nent_cap; x++)
+        if (s->ent[x].live && s->ent[x].hw == hw && x != e) {
+            for (unsigned i = 0; i < q->e[x].stk.depth; i++)
+                q->e[x].stk.e[i].mask &= ~exited;
+        }
+}
+
+/* The group's own stack after a non-subdividing instruction: a branch or
+ * exit updates it as PDOM does, anything else advances the pc. */
+static void step_stack(dws_ent *d, const sm_entity *w, uint32_t pc, const isa_exec_out *o)
+{
+    const isa_inst *in = o->inst;
+    if (in->op != ISA_OP_BRA && in->op != ISA_OP_EXIT) {
+        pdom_advance(&d->stk, pc + 1);
+        return;
+    }
+    uint32_t next[ISA_MAX_LANES];
+    for (uint32_t m = w->active; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        next[l] = isa_lane_next_pc(o, pc, l);
+    }
+    unsigned d0 = d->stk.depth;
+    pdom_update(&d->stk, next, pc + 1, in->reconv, o->exited & w->active);
+    for (unsigned i = d0; i < d->stk.depth; i++)   /* pushed: plain entries */
+        d->kind[i] = K_PLAIN, d->bar[i] = 0;
+}
+
 static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
     dws_state *q = s->rc_state;
@@ -643,13 +675,8 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
     uint32_t exited = o->exited & w->active;
     d->last_issue = s->cycle;
     q->cur = (int)e;
-    if (exited) {   /* gone from every copy of the warp's stack */
-        for (unsigned x = 0; x < s->nent_cap; x++)
-            if (s->ent[x].live && s->ent[x].hw == hw && x != e) {
-                for (unsigned i = 0; i < q->e[x].stk.depth; i++)
-                    q->e[x].stk.e[i].mask &= ~exited;
-            }
-    }
+    if (exited)
+        drop_exited(s, e, exited);
     d->parked = sm_is_global(in);
     d->bar_seen |= in->op == ISA_OP_BAR;
     if (sm_is_global(in)) {   /* a new memory op: the reports of an older one are void */
@@ -679,19 +706,7 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
         }
         q->push_full++;
     }
-    if (in->op == ISA_OP_BRA || in->op == ISA_OP_EXIT) {
-        uint32_t next[ISA_MAX_LANES];
-        for (uint32_t m = w->active; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            next[l] = isa_lane_next_pc(o, pc, l);
-        }
-        unsigned d0 = d->stk.depth;
-        pdom_update(&d->stk, next, pc + 1, in->reconv, o->exited & w->active);
-        for (unsigned i = d0; i < d->stk.depth; i++)   /* pushed: plain entries */
-            d->kind[i] = K_PLAIN, d->bar[i] = 0;
-    } else {
-        pdom_advance(&d->stk, pc + 1);
-    }
+    step_stack(d, w, pc, o);
     if (pdom_empty(&d->stk)) {
         ent_free(s, e);
         /* siblings waiting at a barrier or branch may now be complete */
