@@ -276,7 +276,7 @@ bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
 /* Passes of a shared-memory access for its bank conflicts; an atomic's
  * same-word replays (core.smem_atomic_replay) go to *replays. */
-unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic, unsigned *replays);
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays);
 unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bank_bytes, bool atomic);
 void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
                      uint64_t k, uint32_t pc);
@@ -343,7 +343,7 @@ static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_ou
     *lat_extra = 0;
     if (u == CORE_UNIT_SMEM && o->mem_lanes) {
         unsigned replays;
-        unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC, &replays);
+        unsigned deg = sm_smem_degree(s, o, in, &replays);
         if (deg > passes) {
             s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
             passes = deg;

@@ -226,15 +226,19 @@ static unsigned bank_keys(const isa_exec_out *o, unsigned banks, unsigned bb, ui
     return n;
 }
 
-unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic, unsigned *replays)
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays)
 {
+    bool atomic = in->cls == ISA_CLASS_ATOMIC;
     *replays = 0;
     if (!atomic || (!s->p.smem_atomic_replay && !s->p.smem_atomic_uniform))
         return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, atomic);
     uint64_t key[4 * ISA_MAX_LANES];
     unsigned n = bank_keys(o, s->p.smem_banks, s->p.smem_bank_bytes, key);
-    if (n && key[0] == key[n - 1] && s->p.smem_atomic_uniform)
-        return 1;   /* one word for every lane: one update (ATOMS.POPC.INC) */
+    /* An add of a constant to one word for every lane: one update (the
+     * H100's ATOMS.POPC.INC; an add of lane values serializes). */
+    if (n && key[0] == key[n - 1] && s->p.smem_atomic_uniform && in->sub == ISA_ATOM_ADD &&
+        in->src[1].kind == ISA_OPND_IMM)
+        return 1;
     if (!s->p.smem_atomic_replay)
         return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, true);
     /* distinct words of the busiest bank, and the most lanes on one word */

@@ -44,6 +44,26 @@ Test(smem_atomics, one_word_is_one_update_when_uniform)
     atom_case(sets, "and r1, r0, 0", 31, 0);
 }
 
+Test(smem_atomics, one_word_of_lane_values_still_serializes)
+{
+    /* uniform applies to an add of an immediate only: adding r0 (the lane)
+     * to word 0 keeps the default's 32 passes: exit @62 (one update per
+     * lane, as the H100's ATOMS.ADD in ubench5 satom2) */
+    const char *sets[] = {"core.smem_atomic_uniform=true", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, ".shared buf u32[1024]\n"
+                      "mov r0, %tid.x\n"
+                      "and r1, r0, 0\n"
+                      "atom.shared.add.u32 r2, [r1+@buf], r0\n"
+                      "exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 4);
+    cr_expect_eq(h->log[3].cycle, 62);
+    cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), 31);
+    harness_free(h);
+}
+
 Test(smem_atomics, four_lanes_per_word_default)
 {
     /* r1 = tid & 0x3c: words 0..7, four lanes each, in 8 banks: by default

@@ -10,7 +10,7 @@ nvcc --version >>"$OUT/smi.txt" 2>&1
 nvcc -O3 -arch=sm_90 -o /tmp/ubench5 ubench5.cu || exit 1
 cuobjdump -sass /tmp/ubench5 >"$OUT/ubench5.sass"
 /tmp/ubench5 header >"$OUT/ubench5.csv"
-for s in ${SECTIONS:-clock ldst satom loopocc hist transpose reduce chase rw l2lat tlbsm cpc place gsms clock}; do
+for s in ${SECTIONS:-clock ldst satom satom2 loopocc hist transpose reduce chase rw l2lat tlbsm cpc place gsms clock}; do
     start=$(date +%s)
     timeout 90 /tmp/ubench5 $s >>"$OUT/ubench5.csv" 2>>"$OUT/log.txt"
     echo "$s rc=$? $(( $(date +%s) - start )) s" >>"$OUT/log.txt"

@@ -8,6 +8,8 @@
 //             and the shared-memory privatised version; G elements/s
 //   satom     shared-memory atomics of one warp instruction with address and
 //             bank conflicts; W warps on one SM; SM cycles per warp atomic
+//   satom2    the same with ATOMS.ADD of lane + 1 (not uniform) and with the
+//             returned value used
 //   transpose naive 8192x8192 float transpose (coalesced read, strided write
 //             and the reverse) and a plain copy; GB/s read+written
 //   chase     dependent chases by many warps: per-warp and per-thread chains,
@@ -210,6 +212,64 @@ static void bench_satom() {
                    (double)c / (W * iters * 4.0));
             fflush(stdout);
         }
+    CK(cudaFree(dc)); CK(cudaFree(ds));
+}
+
+// ---------------------------------------------------------------- satom2
+// As k_satom, with the added value lane + 1 (not warp-uniform: the
+// compiler cannot use POPC.INC and emits ATOMS.ADD) or the returned value
+// summed (ATOMS with a destination); val: 0 adds lane + 1, 1 adds 1 and
+// keeps the old values.
+__global__ void k_satom2(int pat, int val, int iters, unsigned long long *cyc, unsigned *sink) {
+    __shared__ unsigned s[4096];
+    for (int i = threadIdx.x; i < 4096; i += blockDim.x) s[i] = 0;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned acc = 0;
+    __syncthreads();
+    long long t0 = clock64();
+    for (int it = 0; it < iters; it++) {
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            unsigned a;
+            switch (pat) {
+            case 0: a = (it * 4 + u + warp) & 4095; break;
+            case 1: a = (lane + 32 * (u + warp)) & 4095; break;
+            case 2: a = (2 * lane + 64 * (u + warp)) & 4095; break;
+            case 32: a = (32 * lane + u + warp) & 4095; break;
+            case 3: a = (lane / 2 + 32 * (u + warp)) & 4095; break;
+            default: a = mix32(lane + 32 * (it * 4 + u) + 7919 * warp) & 4095; break;
+            }
+            if (val == 0) atomicAdd(&s[a], (unsigned)lane + 1u);
+            else acc += atomicAdd(&s[a], 1u);
+        }
+    }
+    __syncthreads();
+    long long t1 = clock64();
+    if (threadIdx.x == 0) *cyc = (unsigned long long)(t1 - t0);
+    sink[threadIdx.x] = s[threadIdx.x] + acc;
+}
+
+static void bench_satom2() {
+    unsigned long long *dc; unsigned *ds;
+    CK(cudaMalloc(&dc, 8)); CK(cudaMalloc(&ds, 1024 * 4));
+    int pats[] = {0, 1, 2, 3, 32, 4};
+    const char *names[] = {"same_word", "distinct_banks", "bank2way", "pairs", "one_bank", "random4096"};
+    const char *vals[] = {"addlane", "ret"};
+    int ws[] = {1, 8, 32};
+    const int iters = 256;
+    for (int v = 0; v < 2; v++)
+        for (int pi = 0; pi < 6; pi++)
+            for (int W : ws) {
+                unsigned long long c = 0;
+                for (int rep = 0; rep < 2; rep++) {
+                    k_satom2<<<1, 32 * W>>>(pats[pi], v, iters, dc, ds);
+                    CK(cudaDeviceSynchronize());
+                    CK(cudaMemcpy(&c, dc, 8, cudaMemcpyDeviceToHost));
+                }
+                printf("satom2,%s_%s,%d,%.3f,cycles_per_warp_atomic\n", names[pi], vals[v], W,
+                       (double)c / (W * iters * 4.0));
+                fflush(stdout);
+            }
     CK(cudaFree(dc)); CK(cudaFree(ds));
 }
 
@@ -694,6 +754,7 @@ int main(int argc, char **argv) {
     if (all || !strcmp(w, "ldst")) bench_ldst();
     if (all || !strcmp(w, "hist")) bench_hist();
     if (all || !strcmp(w, "satom")) bench_satom();
+    if (all || !strcmp(w, "satom2")) bench_satom2();
     if (all || !strcmp(w, "transpose")) bench_transpose();
     if (all || !strcmp(w, "chase")) bench_chase();
     if (all || !strcmp(w, "reduce")) bench_reduce();
