@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "simtgrid/des.h"
 
@@ -51,13 +52,100 @@ void des_lgroup_host_main(des_actor *self, void *group);
  * host (code outside any lightweight actor, which then polls). */
 des_lport *des_lport_new(des_lgroup *g, const char *name, des_lactor *from, des_lactor *to,
                          size_t msg_size, unsigned capacity, des_time latency);
+
+/* The port's fields, exposed only for the inline fast paths below (an SM
+ * exchanges with its schedulers every cycle: a call per operation was most
+ * of the exchange's cost). Nothing else reads or writes them. */
+struct des_lport {
+    unsigned char *buf;
+    des_time *at;          /* delivery time of each queued message */
+    des_time *free_at;     /* when each slot is reusable by the sender */
+    size_t msg_size;
+    unsigned cap, head, n;
+    bool sender_waiting;
+    des_time latency;
+    unsigned *queued;      /* the receiver's count of queued messages */
+    unsigned host_queued;  /* that count when the receiver is the host */
+    des_lactor *from, *to;
+    char *name;
+};
+
+/* Slow paths of the inline functions (lite.c). */
+bool des_lport_send_slow(des_lport *p, const void *msg, des_time t);
+void des_lport_delivered(des_lport *p, des_time at);
+void des_lport_pop_slow(des_lport *p, des_time t);
+
+/* A message copy: 16 bytes (the scheduler's and the bank's messages) as two
+ * moves rather than a call to memcpy. The branch is dead for a port of
+ * smaller messages, which GCC cannot see when it inlines a send of one. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+static inline void des_lport_copy(void *dst, const void *src, size_t n)
+{
+    if (n == 16)
+        memcpy(dst, src, 16);
+    else
+        memcpy(dst, src, n);
+}
+#pragma GCC diagnostic pop
+
+static inline unsigned des_lport_tail(const des_lport *p)
+{
+    unsigned i = p->head + p->n;   /* a compare, not a division */
+    return i >= p->cap ? i - p->cap : i;
+}
+
 /* Send at t (the sender's time): false when full as seen at t; the sender
  * is then woken when a slot becomes visible to it. */
-bool des_lport_send(des_lport *p, const void *msg, des_time t);
+static inline bool des_lport_send(des_lport *p, const void *msg, des_time t)
+{
+    unsigned tail = des_lport_tail(p);
+    if (p->n == p->cap || p->free_at[tail] > t || p->sender_waiting)
+        return des_lport_send_slow(p, msg, t);
+    des_lport_copy(p->buf + (size_t)tail * p->msg_size, msg, p->msg_size);
+    p->at[tail] = t + p->latency;
+    p->n++;
+    (*p->queued)++;
+    if (p->to)
+        des_lport_delivered(p, t + p->latency);
+    return true;
+}
+
 /* The head message if delivered by t, else NULL; pop removes it at t. */
-void *des_lport_peek(des_lport *p, des_time t);
-void des_lport_pop(des_lport *p, des_time t);
-des_time des_lport_next(const des_lport *p);   /* head's delivery time, DES_NEVER if empty */
-unsigned des_lport_count(const des_lport *p);  /* queued or in flight */
+static inline void *des_lport_peek(des_lport *p, des_time t)
+{
+    if (!p->n || p->at[p->head] > t)
+        return NULL;
+    return p->buf + (size_t)p->head * p->msg_size;
+}
+
+static inline void des_lport_pop(des_lport *p, des_time t)
+{
+    if (p->sender_waiting || !p->n || p->at[p->head] > t) {
+        des_lport_pop_slow(p, t);
+        return;
+    }
+    p->free_at[p->head] = t + p->latency;
+    p->head = p->head + 1 == p->cap ? 0 : p->head + 1;
+    p->n--;
+    (*p->queued)--;
+}
+
+/* Peek and pop in one: copies the head message (msg_size bytes) into msg
+ * and pops it if it was delivered by t; false, msg untouched, if not. */
+static inline bool des_lport_take(des_lport *p, void *msg, des_time t)
+{
+    const void *m = des_lport_peek(p, t);
+    if (!m)
+        return false;
+    des_lport_copy(msg, m, p->msg_size);
+    des_lport_pop(p, t);
+    return true;
+}
+
+/* head's delivery time, DES_NEVER if empty; messages queued or in flight */
+static inline des_time des_lport_next(const des_lport *p) { return p->n ? p->at[p->head] : DES_NEVER; }
+static inline unsigned des_lport_count(const des_lport *p) { return p->n; }
 
 #endif

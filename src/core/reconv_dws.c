@@ -932,7 +932,9 @@ static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
 {
     dws_state *q = s->rc_state;
     (void)wake;
-    int r = s->p.dws_ready_queue ? queue_pick(s, sc) : sched_pick(&s->sc[sc].s, &s->view, k);
+    /* without the ready queue the scheduler actor picks (sched_actor.h);
+     * the SM records the issue (sm_issue_cycle) */
+    int r = s->p.dws_ready_queue ? queue_pick(s, sc) : sm_sched_ask(s, sc, SA_OFFER, -1, k);
     if (r >= 0 && q->e[r].parked) {
         q->e[r].parked = false;
         if (s->p.dws_pc_merge && s->p.dws_pc_merge_resume)

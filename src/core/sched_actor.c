@@ -8,12 +8,8 @@ static void sched_main(des_lactor *self, void *data, des_time now)
 {
     (void)self;
     sched_actor *a = data;
-    const sched_msg *m;
-    /* one message per exchange: stop when the port is empty rather than
-     * peeking again (the cheaper test on the per-cycle path) */
-    for (m = des_lport_peek(a->in, now); m; m = des_lport_count(a->in) ? des_lport_peek(a->in, now) : NULL) {
-        sched_msg c = *m;
-        des_lport_pop(a->in, now);
+    sched_msg c;
+    while (des_lport_take(a->in, &c, now)) {
         sched_reply r = {.id = -1, .k = c.k};
         switch ((enum sched_msg_kind)c.kind) {
         case SA_PICK:

@@ -68,12 +68,8 @@ static inline int sched_actor_ask(sched_actor *a, des_lgroup *g, uint64_t *tick,
         sched_actor_full(a);
     *tick = t + 2;
     des_lgroup_run(g, *tick);
-    const sched_reply *r = des_lport_peek(a->out, *tick);
-    if (!r)
-        return -1;
-    int id = r->id;
-    des_lport_pop(a->out, *tick);
-    return id;
+    sched_reply r;
+    return des_lport_take(a->out, &r, *tick) ? r.id : -1;
 }
 
 #endif

@@ -21,19 +21,11 @@ struct des_lactor {
     des_time wake_at;      /* DES_NEVER: not queued */
     int heap_pos;
     GPtrArray *inputs, *outputs;
+    /* Messages queued on its inputs, and its outputs whose sender waits:
+     * while both are 0 its ports need nothing (port_due is skipped). */
+    unsigned queued, blocked;
 };
 
-struct des_lport {
-    char *name;
-    des_lactor *from, *to;
-    size_t msg_size;
-    unsigned cap, head, n;
-    des_time latency;
-    unsigned char *buf;
-    des_time *at;          /* delivery time of each queued message */
-    des_time *free_at;     /* when each slot is reusable by the sender */
-    bool sender_waiting;
-};
 
 struct des_lgroup {
     char *name;
@@ -44,6 +36,13 @@ struct des_lgroup {
     des_lactor **heap;
     unsigned hn, hcap;
 };
+
+/* Ring position i + n (both < cap). */
+static inline unsigned ring(unsigned i, unsigned n, unsigned cap)
+{
+    i += n;
+    return i >= cap ? i - cap : i;
+}
 
 /* ---- indexed min-heap on (wake_at, id) --------------------------------- */
 
@@ -85,15 +84,21 @@ static void sift_down(des_lgroup *g, unsigned i)
     heap_set(g, i, a);
 }
 
-static void request(des_lactor *a, des_time t)
+static inline void request(des_lactor *a, des_time t)
 {
     des_lgroup *g = a->g;
     if (t >= a->wake_at)
         return;
     a->wake_at = t;
     if (a->heap_pos < 0) {
+        if (g->hn == 0) {   /* the usual case: the only actor due */
+            g->heap[0] = a;
+            a->heap_pos = 0;
+            g->hn = 1;
+            return;
+        }
         if (g->hn == g->hcap) {
-            g->hcap = g->hcap ? 2 * g->hcap : 16;
+            g->hcap *= 2;
             g->heap = g_renew(des_lactor *, g->heap, g->hcap);
         }
         g->heap[g->hn] = a;
@@ -102,7 +107,7 @@ static void request(des_lactor *a, des_time t)
     sift_up(g, (unsigned)a->heap_pos);
 }
 
-static des_lactor *heap_pop(des_lgroup *g)
+static inline des_lactor *heap_pop(des_lgroup *g)
 {
     des_lactor *top = g->heap[0];
     top->heap_pos = -1;
@@ -121,6 +126,8 @@ des_lgroup *des_lgroup_new(const char *name)
     g->name = g_strdup(name);
     g->actors = g_ptr_array_new();
     g->ports = g_ptr_array_new();
+    g->hcap = 16;
+    g->heap = g_new(des_lactor *, g->hcap);
     return g;
 }
 
@@ -192,7 +199,7 @@ static des_time port_due(const des_lactor *a, des_time now)
     for (unsigned i = 0; i < a->inputs->len; i++) {
         const des_lport *p = g_ptr_array_index(a->inputs, i);
         for (unsigned k = 0; k < p->n; k++) {
-            des_time t = p->at[(p->head + k) % p->cap];
+            des_time t = p->at[ring(p->head, k, p->cap)];
             if (t > now) {
                 due = MIN(due, t);   /* delivery times grow along the FIFO */
                 break;
@@ -202,7 +209,7 @@ static des_time port_due(const des_lactor *a, des_time now)
     for (unsigned i = 0; i < a->outputs->len; i++) {
         const des_lport *p = g_ptr_array_index(a->outputs, i);
         if (p->sender_waiting && p->n < p->cap) {
-            des_time t = p->free_at[(p->head + p->n) % p->cap];
+            des_time t = p->free_at[des_lport_tail(p)];
             if (t > now)
                 due = MIN(due, t);
         }
@@ -221,14 +228,16 @@ des_time des_lgroup_run(des_lgroup *g, des_time until)
         a->wake_at = DES_NEVER;
         g->runs++;
         a->fn(a, a->data, g->now);
-        des_time due = port_due(a, g->now);
-        if (due != DES_NEVER)
-            request(a, due);
+        if (a->queued || a->blocked) {   /* else its ports need nothing */
+            des_time due = port_due(a, g->now);
+            if (due != DES_NEVER)
+                request(a, due);
+        }
     }
     g->running = false;
     if (until != DES_NEVER && until > g->now)
         g->now = until;
-    return des_lgroup_next(g);
+    return g->hn ? g->heap[0]->wake_at : DES_NEVER;
 }
 
 void des_lgroup_host_main(des_actor *self, void *group)
@@ -259,6 +268,7 @@ des_lport *des_lport_new(des_lgroup *g, const char *name, des_lactor *from, des_
     p->buf = g_malloc0(msg_size * capacity);
     p->at = g_new0(des_time, capacity);
     p->free_at = g_new0(des_time, capacity);
+    p->queued = to ? &to->queued : &p->host_queued;
     if (from)
         g_ptr_array_add(from->outputs, p);
     if (to)
@@ -267,43 +277,57 @@ des_lport *des_lport_new(des_lgroup *g, const char *name, des_lactor *from, des_
     return p;
 }
 
-bool des_lport_send(des_lport *p, const void *msg, des_time t)
+/* The sender's wait on p starts or ends (its actor's `blocked` count). */
+static void set_waiting(des_lport *p, bool w)
 {
-    unsigned tail = (p->head + p->n) % p->cap;
+    if (p->sender_waiting == w)
+        return;
+    p->sender_waiting = w;
+    if (p->from) {
+        if (w)
+            p->from->blocked++;
+        else
+            p->from->blocked--;
+    }
+}
+
+/* des_lport_send when full, or when the sender was waiting. */
+bool des_lport_send_slow(des_lport *p, const void *msg, des_time t)
+{
+    unsigned tail = des_lport_tail(p);
     if (p->n == p->cap || p->free_at[tail] > t) {
-        p->sender_waiting = true;
+        set_waiting(p, true);
         if (p->from && p->n < p->cap)
             request(p->from, p->free_at[tail]);
         return false;
     }
-    p->sender_waiting = false;
+    set_waiting(p, false);
     memcpy(p->buf + (size_t)tail * p->msg_size, msg, p->msg_size);
     p->at[tail] = t + p->latency;
     p->n++;
+    (*p->queued)++;
     if (p->to)
         request(p->to, t + p->latency);
     return true;
 }
 
-void *des_lport_peek(des_lport *p, des_time t)
+/* A message for actor p->to arrives at `at`. */
+void des_lport_delivered(des_lport *p, des_time at)
 {
-    if (!p->n || p->at[p->head] > t)
-        return NULL;
-    return p->buf + (size_t)p->head * p->msg_size;
+    request(p->to, at);
 }
 
-void des_lport_pop(des_lport *p, des_time t)
+/* des_lport_pop when the sender waits (or misused: nothing delivered). */
+void des_lport_pop_slow(des_lport *p, des_time t)
 {
     g_assert(p->n && p->at[p->head] <= t);
     p->free_at[p->head] = t + p->latency;
-    p->head = (p->head + 1) % p->cap;
+    p->head = ring(p->head, 1, p->cap);
     p->n--;
+    (*p->queued)--;
     if (p->sender_waiting) {
-        p->sender_waiting = false;
+        set_waiting(p, false);
         if (p->from)
             request(p->from, t + p->latency);
     }
 }
-
-des_time des_lport_next(const des_lport *p) { return p->n ? p->at[p->head] : DES_NEVER; }
-unsigned des_lport_count(const des_lport *p) { return p->n; }
