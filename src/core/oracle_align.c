@@ -1,7 +1,9 @@
 /* ORACLE's alignment of a warp's per-thread traces (oracle_align.h). */
 #include <stdbool.h>
+#include <string.h>
 
 #include "core/oracle_align.h"
+#include "core/pdom.h"
 
 /* End (exclusive) of the segment starting at `from`: just after the first
  * barrier, or the trace's end. */
@@ -96,38 +98,87 @@ static void merge_majority(const uint32_t *const *trace, const uint32_t *end, ui
     }
 }
 
-void oracle_align(const uint32_t *const *trace, const uint32_t *len, uint32_t lanes,
-                  const uint8_t *is_bar, uint64_t max_cells, GArray *out, oracle_align_stats *st)
+/* What PDOM would issue for the segments [pos[l], end[l]) of `lanes`
+ * (Fung's DWF thesis 3.2, pdom.h), lanes leaving at the end of their
+ * segment; false when the lanes do not start at one pc. */
+static bool merge_pdom(const uint32_t *const *trace, const uint32_t *end, uint32_t *pos, uint32_t lanes,
+                       const isa_program *prog, GArray *out)
 {
-    uint32_t pos[32] = {0}, end[32];
+    uint32_t pc0 = trace[__builtin_ctz(lanes)][pos[__builtin_ctz(lanes)]];
+    for (uint32_t m = lanes; m; m &= m - 1)
+        if (trace[__builtin_ctz(m)][pos[__builtin_ctz(m)]] != pc0)
+            return false;
+    pdom_stack *stk = g_new(pdom_stack, 1);
+    pdom_init(stk, pc0, lanes);
+    while (!pdom_empty(stk)) {
+        oracle_col x = {pdom_top(stk)->pc, pdom_top(stk)->mask};
+        g_array_append_val(out, x);
+        uint32_t next[32] = {0}, gone = 0;
+        for (uint32_t m = x.mask; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            if (++pos[l] >= end[l])
+                gone |= UINT32_C(1) << l;
+            else
+                next[l] = trace[l][pos[l]];
+        }
+        const isa_inst *in = isa_program_inst(prog, x.pc);
+        if (in->op == ISA_OP_BRA || gone)
+            pdom_update(stk, next, x.pc + 1, in->reconv, gone);
+        else
+            pdom_advance(stk, x.pc + 1);
+    }
+    g_free(stk);
+    return true;
+}
+
+void oracle_align(const uint32_t *const *trace, const uint32_t *len, uint32_t lanes,
+                  const isa_program *prog, const uint8_t *is_bar, uint64_t max_cells, GArray *out,
+                  oracle_align_stats *st)
+{
+    uint32_t pos[32] = {0}, end[32], p2[32];
+    GArray *cand[3];
+    for (unsigned k = 0; k < 3; k++)
+        cand[k] = g_array_new(FALSE, FALSE, sizeof(oracle_col));
     for (;;) {
-        uint32_t live = 0;
+        uint32_t live = 0, longest = 0;
         for (uint32_t m = lanes; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             if (pos[l] < len[l]) {
                 live |= UINT32_C(1) << l;
                 end[l] = seg_end(trace[l], len[l], pos[l], is_bar);
+                longest = MAX(longest, end[l] - pos[l]);
             }
         }
         if (!live)
-            return;
+            break;
         st->segments++;
-        GArray *cols = g_array_new(FALSE, FALSE, sizeof(oracle_col));
-        bool ok = true;
+        /* candidate 0: the progressive LCS alignment, when its tables fit
+         * (the columns so far are at least the longest trace) */
+        bool ok = (uint64_t)(longest + 1) * (longest + 1) <= max_cells;
+        g_array_set_size(cand[0], 0);
         for (uint32_t m = live; ok && m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
-            ok = merge_lcs(&cols, trace[l] + pos[l], end[l] - pos[l], l, max_cells);
+            ok = merge_lcs(&cand[0], trace[l] + pos[l], end[l] - pos[l], l, max_cells);
         }
-        if (ok) {
-            g_array_append_vals(out, cols->data, cols->len);
-            for (uint32_t m = live; m; m &= m - 1) {
-                unsigned l = (unsigned)__builtin_ctz(m);
-                pos[l] = end[l];
-            }
-        } else {
-            st->greedy++;
-            merge_majority(trace, end, pos, live, is_bar, out);
+        /* candidates 1 and 2: PDOM's own schedule and majority merging */
+        memcpy(p2, pos, sizeof p2);
+        g_array_set_size(cand[1], 0);
+        bool pdom_ok = prog && merge_pdom(trace, end, p2, live, prog, cand[1]);
+        memcpy(p2, pos, sizeof p2);
+        g_array_set_size(cand[2], 0);
+        merge_majority(trace, end, p2, live, is_bar, cand[2]);
+        unsigned best = 2;
+        if (pdom_ok && cand[1]->len <= cand[best]->len)
+            best = 1;
+        if (ok && cand[0]->len <= cand[best]->len)
+            best = 0;
+        st->chosen[best]++;
+        g_array_append_vals(out, cand[best]->data, cand[best]->len);
+        for (uint32_t m = live; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m);
+            pos[l] = end[l];
         }
-        g_array_free(cols, TRUE);
     }
+    for (unsigned k = 0; k < 3; k++)
+        g_array_free(cand[k], TRUE);
 }

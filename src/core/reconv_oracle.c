@@ -33,6 +33,7 @@ typedef struct oracle_state {
     uint64_t tr_cta;         /* CTA id + 1 whose traces tr holds (0: none) */
     unsigned tr_slot;
     uint8_t *is_bar;         /* per pc of tr's program */
+    const isa_program *prog;
     oracle_align_stats al;
     uint64_t columns, prepass_insts;
 } oracle_state;
@@ -100,6 +101,7 @@ static bool prepass(sm *s, oracle_state *st, unsigned slot)
     for (unsigned i = 0; i < st->ntr; i++)
         st->tr[i] = g_array_new(FALSE, FALSE, sizeof(uint32_t));
     uint32_t n = isa_program_ninst(L->prog);
+    st->prog = L->prog;
     st->is_bar = g_new0(uint8_t, n);
     for (uint32_t pc = 0; pc < n; pc++)
         st->is_bar[pc] = isa_program_inst(L->prog, pc)->op == ISA_OP_BAR;
@@ -139,7 +141,7 @@ static void oracle_warp_start(sm *s, unsigned hw, uint64_t cycle)
         w->trace[l] = g_memdup2(t->data, (gsize)t->len * sizeof(uint32_t));
     }
     w->cols = g_array_new(FALSE, FALSE, sizeof(oracle_col));
-    oracle_align((const uint32_t *const *)w->trace, w->len, h->lanes, st->is_bar,
+    oracle_align((const uint32_t *const *)w->trace, w->len, h->lanes, st->prog, st->is_bar,
                  s->p.oracle_dp_cells, w->cols, &st->al);
     st->columns += w->cols->len;
     if (!w->cols->len) {   /* no thread ran an instruction: cannot happen with pc 0 */
@@ -195,8 +197,12 @@ static void oracle_stats(sm *s, stats *st, const char *blk, bool final)
     stats_counter(st, blk, "oracle_columns", "issues", "issues of the aligned warp schedules", &o->columns);
     stats_counter(st, blk, "oracle_segments", "segments", "barrier-delimited trace segments aligned",
                   &o->al.segments);
-    stats_counter(st, blk, "oracle_greedy_segments", "segments",
-                  "segments aligned by majority merging (table over core.oracle_dp_cells)", &o->al.greedy);
+    stats_counter(st, blk, "oracle_lcs_segments", "segments",
+                  "segments scheduled by their LCS alignment (tables within core.oracle_dp_cells)", &o->al.chosen[0]);
+    stats_counter(st, blk, "oracle_pdom_segments", "segments", "segments scheduled as PDOM would (no shorter schedule found)",
+                  &o->al.chosen[1]);
+    stats_counter(st, blk, "oracle_majority_segments", "segments", "segments scheduled by majority merging",
+                  &o->al.chosen[2]);
     stats_counter(st, blk, "oracle_prepass_insts", "warp-insts", "warp instructions of the functional pre-pass",
                   &o->prepass_insts);
 }
