@@ -156,3 +156,33 @@ Test(oracle, timing_dependent_path_is_an_error)
     cr_expect(strstr(e, "ORACLE") && strstr(e, "left its recorded path"), "%s", e);
     harness_free(h);
 }
+
+/* The PDOM candidate on the reconvergence tests' if/else kernel
+ * (harness.h): lane 0 (even) runs 0 1 2 3 6 7 8 9 10, lane 1 (odd) 0 1 2 3
+ * 4 5 8 9 10. Without the exact alignment (core.oracle_dp_cells = 0) PDOM's
+ * schedule is 0-3{01}, the taken path 6{0} 7{0}, then 4{1} 5{1}, and
+ * 8-10{01}: 11 columns. Majority merging ties at 6/4 and keeps the lower
+ * lane's pc until lane 0 has finished (6 7 8 9 10 alone, then lane 1's 4 5
+ * 8 9 10): 4 + 5 + 5 = 14 columns. PDOM's is kept. */
+Test(oracle, pdom_schedule_when_shorter)
+{
+    GError *err = NULL;
+    isa_program *p = isa_program_parse(".data out u32[64]\n" HARNESS_IFELSE, "ifelse.sasm", &err);
+    cr_assert_not_null(p, "%s", err ? err->message : "");
+    uint8_t is_bar[11] = {0};
+    const uint32_t even[] = {0, 1, 2, 3, 6, 7, 8, 9, 10}, odd[] = {0, 1, 2, 3, 4, 5, 8, 9, 10};
+    const uint32_t *tr[2] = {even, odd}, len[2] = {9, 9};
+    GArray *out = g_array_new(FALSE, FALSE, sizeof(oracle_col));
+    oracle_align_stats st = {0};
+    oracle_align(tr, len, 0x3, p, is_bar, 0, out, &st);
+    const oracle_col want[] = {{0, 3}, {1, 3}, {2, 3}, {3, 3}, {6, 1}, {7, 1},
+                               {4, 2}, {5, 2}, {8, 3}, {9, 3}, {10, 3}};
+    cr_assert_eq(ncols(out), 11u);
+    for (unsigned i = 0; i < 11; i++) {
+        cr_expect_eq(col(out, i).pc, want[i].pc, "column %u", i);
+        cr_expect_eq(col(out, i).mask, want[i].mask, "column %u", i);
+    }
+    cr_expect_eq(st.chosen[1], 1u);
+    g_array_free(out, TRUE);
+    isa_program_free(p);
+}
