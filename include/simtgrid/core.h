@@ -88,6 +88,7 @@ typedef struct core_params {
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;
     bool dwf_heap_infinite;
     unsigned dwf_heap_entries, dwf_mheap_lut_entries, dwf_mheap_lut_assoc;
+    unsigned oracle_dp_cells;      /* oracle: exact alignment up to this table size */
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
      * re-convergence choices */
     unsigned dws_wst_entries, dws_slots, dws_block_limit;

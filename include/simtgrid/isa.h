@@ -307,4 +307,12 @@ typedef struct isa_run_stats {
 } isa_run_stats;
 bool isa_run_launch(const isa_launch *l, uint64_t max_warp_insts, isa_run_stats *st, GError **err);
 
+/* One CTA the same way (a fresh CTA: isa_cta_new), calling `hook` (may be
+ * NULL) after every issue with the warp's index in the CTA, the pc and the
+ * lanes that executed it (ORACLE's per-thread traces, src/core). */
+typedef void (*isa_run_hook)(void *ctx, unsigned warp, uint32_t pc, uint32_t lanes,
+                             const isa_exec_out *o);
+bool isa_run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, isa_run_hook hook,
+                 void *ctx, GError **err);
+
 #endif

@@ -58,6 +58,14 @@ void memimg_write(memimg *m, uint64_t addr, unsigned size, uint64_t value);
 /* Bytes held by stored (written) pages: a multiple of MEMIMG_PAGE_BYTES. */
 uint64_t memimg_bytes_stored(const memimg *m);
 
+/* A speculative run (ORACLE's functional pre-pass, src/core/reconv_oracle.c):
+ * after begin, every write keeps the bytes it replaces; rollback restores
+ * them in reverse order and ends the journal. Values read afterwards are the
+ * ones before begin (pages first written inside stay stored, with their old
+ * bytes, so memimg_bytes_stored may grow). */
+void memimg_journal_begin(memimg *m);
+void memimg_journal_rollback(memimg *m);
+
 /* A declared array, for tests and tools that check a kernel's results. */
 typedef struct memimg_array_info {
     const char *name; /* owned by the memimg */

@@ -67,7 +67,8 @@ static bool fault_error(const isa_cta *c, const isa_exec_out *o, GError **err)
                           c->ctaid[2], l);
 }
 
-static bool run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, GError **err)
+static bool run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, isa_run_hook hook,
+                    void *ctx, GError **err)
 {
     const isa_launch *L = c->launch;
     const unsigned ws = L->warp_size, nw = (c->nthreads + ws - 1) / ws;
@@ -92,8 +93,9 @@ static bool run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, GErr
                     ok = false;
                     break;
                 }
-                uint32_t pc = w->e[w->depth - 1].pc;
-                isa_exec(L->prog, pc, w->lanes, w->e[w->depth - 1].mask, &out);
+                uint32_t pc = w->e[w->depth - 1].pc, mask = w->e[w->depth - 1].mask;
+                isa_exec(L->prog, pc, w->lanes, mask, &out);
+                if (hook) hook(ctx, i, pc, mask, &out);
                 st->warp_insts++;
                 st->thread_insts += (uint64_t)__builtin_popcount(out.executed);
                 if (out.fault) {
@@ -123,9 +125,18 @@ bool isa_run_launch(const isa_launch *l, uint64_t max_warp_insts, isa_run_stats 
     bool ok = true;
     for (uint64_t i = 0; ok && i < n; i++) {
         if (i) isa_cta_reset(c, i);
-        ok = run_cta(c, max_warp_insts, st, err);
+        ok = run_cta(c, max_warp_insts, st, NULL, NULL, err);
         st->ctas += ok;
     }
     isa_cta_free(c);
     return ok;
+}
+
+bool isa_run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, isa_run_hook hook,
+                 void *ctx, GError **err)
+{
+    isa_run_stats local;
+    if (!st) st = &local;
+    *st = (isa_run_stats){0};
+    return run_cta(c, max_warp_insts, st, hook, ctx, err);
 }

@@ -35,7 +35,14 @@ struct memimg {
 
     uint64_t cached_page_no; /* last page looked up; NO_PAGE if none */
     uint8_t *cached_page;    /* its bytes, or NULL when that page is not stored */
+
+    GArray *journal;         /* memimg_journal_begin: the old value of every write, or NULL */
 };
+
+typedef struct mi_undo {
+    uint64_t addr, old;
+    unsigned size;
+} mi_undo;
 
 memimg *memimg_new(uint64_t seed)
 {
@@ -60,6 +67,7 @@ void memimg_free(memimg *m)
     for (uint64_t s = 0; s < m->n_slots; s++) g_free(m->slot_page[s]);
     g_free(m->slot_key);
     g_free(m->slot_page);
+    if (m->journal) g_array_free(m->journal, TRUE);
     g_free(m);
 }
 
@@ -242,10 +250,32 @@ void memimg_write(memimg *m, uint64_t addr, unsigned size, uint64_t value)
         for (unsigned k = 0; k < size; k++) memimg_write(m, addr + k, 1, value >> (8 * k));
         return;
     }
+    if (m->journal) {
+        mi_undo u = {.addr = addr, .old = memimg_read(m, addr, size), .size = size};
+        g_array_append_val(m->journal, u);
+    }
     store_le(page_for_write(m, addr >> PAGE_SHIFT) + off, size, value);
 }
 
 uint64_t memimg_bytes_stored(const memimg *m) { return m->n_pages * MEMIMG_PAGE_BYTES; }
+
+void memimg_journal_begin(memimg *m)
+{
+    if (!m->journal) m->journal = g_array_new(FALSE, FALSE, sizeof(mi_undo));
+    g_array_set_size(m->journal, 0);
+}
+
+void memimg_journal_rollback(memimg *m)
+{
+    GArray *j = m->journal;
+    if (!j) return;
+    m->journal = NULL; /* the restoring writes are not journalled */
+    for (guint i = j->len; i-- > 0;) {
+        const mi_undo *u = &g_array_index(j, mi_undo, i);
+        memimg_write(m, u->addr, u->size, u->old);
+    }
+    g_array_free(j, TRUE);
+}
 
 /* ---- declaring arrays ------------------------------------------------------ */
 

@@ -21,6 +21,8 @@ typedef struct run_arg {
     const char *bench;        /* papers/lwm/micro/<bench>.ini, or NULL */
     const char *kernel;       /* workloads/<kernel> when bench is NULL */
     uint32_t grid, block;
+    uint64_t args[4];         /* the kernel's .param values (kernel launches) */
+    unsigned nargs;
     const char *sets[12];
 } run_arg;
 
@@ -66,7 +68,7 @@ static void run_one(void *ctx, void *out)
     } else {
         h = harness_new(a->sets);
         char *text = harness_workload_text(a->kernel);
-        harness_launch(h, text, a->grid, a->block, NULL, 0, 0, -1);
+        harness_launch(h, text, a->grid, a->block, a->args, a->nargs, 0, -1);
         g_free(text);
     }
     cr_assert(harness_run(h, 200000000));
@@ -101,7 +103,8 @@ static const char *const variants[][5] = {
  * swizzled, limited heap), each other issue policy, the ideal and the
  * bank-conflict register files with the infinite heap and no swizzling,
  * and tiny structures that make every overflow path run: a 4-warp pool, a
- * 4-entry 2-way LUT with one lookup per scheduler cycle, a 1-entry heap. */
+ * 4-entry 2-way LUT with one lookup per scheduler cycle, a 1-entry heap;
+ * and ORACLE reconvergence. */
 static const char *const dwf_variants[][11] = {
     {"core.reconv=dwf", NULL},
     {"core.reconv=dwf", "core.dwf_policy=min", NULL},
@@ -113,6 +116,8 @@ static const char *const dwf_variants[][11] = {
     {"core.reconv=dwf", "core.dwf_rf=banks", "core.dwf_pool_entries=4", "core.dwf_lut_entries=4",
      "core.dwf_lut_assoc=2", "core.dwf_lut_lookups=1", "core.dwf_heap_entries=1", "core.dwf_mheap_lut_entries=1",
      "core.dwf_mheap_lut_assoc=1", NULL},
+    /* the ORACLE limit study (thesis 3.3), beside DWF in the thesis's set */
+    {"core.reconv=oracle", NULL},
 };
 #define NDWF (sizeof dwf_variants / sizeof dwf_variants[0])
 #endif
@@ -174,6 +179,22 @@ TEST_IN(SUITE, dwf_blackscholes, .timeout = 300)
 {
     check((run_arg){.kernel = "profiles/kernels/blackscholes.sasm", .grid = 16, .block = 256});
 }
+
+#ifdef FUNCTIONAL_DWF
+/* The DWF thesis set's HMMer and LU (workloads/papers/dwf/kernels) with
+ * main/hmmer.ini's and main/lu.ini's arguments (HMMer's 12 states) and
+ * blocks, on 2 CTAs of their 16: each thread's work does not depend on the
+ * grid, and 16 CTAs x 9 variants would not fit the time limit. */
+TEST_IN(SUITE, dwf_hmmer, .timeout = 600)
+{
+    check((run_arg){.kernel = "papers/dwf/kernels/hmmer.sasm", .grid = 2, .block = 256, .args = {12}, .nargs = 1});
+}
+
+TEST_IN(SUITE, dwf_lu, .timeout = 600)
+{
+    check((run_arg){.kernel = "papers/dwf/kernels/lu.sasm", .grid = 2, .block = 256});
+}
+#endif
 
 TEST_IN(SUITE, shuffles_per_row, .timeout = 120)
 {

@@ -218,3 +218,31 @@ Test(memimg, overlap_duplicate_and_late_declaration_are_refused)
     cr_assert_eq(memimg_array_count(m), 3);
     memimg_free(m);
 }
+
+/* The journal (ORACLE's pre-pass): an array of iota u32 (value = index),
+ * element 3 written 7 before the journal; inside it element 3 becomes 8,
+ * then 9, element 5 (never written: iota 5) becomes 50, and a u64 write at
+ * 4094 straddles two pages. Rollback restores 7, 5 and the iota bytes
+ * 4094..4101 (elements 1023 and 1024 read 1023 and 1024 again); later
+ * writes are not journalled. */
+Test(memimg, journal_rollback_restores_values)
+{
+    memimg *m = memimg_new(1);
+    cr_assert(memimg_add_array(m, "a", 0, 4, false, 2048, "iota(start=0, step=1)", "t:1", NULL));
+    memimg_write(m, 12, 4, 7);
+    memimg_journal_begin(m);
+    memimg_write(m, 12, 4, 8);
+    memimg_write(m, 12, 4, 9);
+    memimg_write(m, 20, 4, 50);
+    memimg_write(m, 4094, 8, UINT64_MAX);
+    cr_expect_eq(memimg_read(m, 12, 4), 9u);
+    memimg_journal_rollback(m);
+    cr_expect_eq(memimg_read(m, 12, 4), 7u);
+    cr_expect_eq(memimg_read(m, 20, 4), 5u);
+    cr_expect_eq(memimg_read(m, 4092, 4), 1023u);
+    cr_expect_eq(memimg_read(m, 4096, 4), 1024u);
+    memimg_write(m, 20, 4, 60);
+    memimg_journal_rollback(m);   /* no journal: nothing happens */
+    cr_expect_eq(memimg_read(m, 20, 4), 60u);
+    memimg_free(m);
+}
