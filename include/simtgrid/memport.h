@@ -36,6 +36,8 @@ typedef struct warp_mem_req {
     uint8_t flags;                /* enum mem_flags */
     uint8_t prio;                 /* GTO age rank of the warp in its scheduler, 0 = oldest (DaCache) */
     uint32_t pc;                  /* instruction index, for per-PC statistics */
+    const char *kernel;           /* its kernel's name (owned by the program or trace): per-PC
+                                     statistics are per kernel, as PCs restart at 0 in each */
     uint8_t gprio;                /* GTO age rank of the warp in the SM, 0 = oldest (OAWS's FCW) */
     uint8_t pred;                 /* OAWS: misses predicted at issue (simtgrid/memfeedback.h) */
     uint64_t ready_at;            /* core cycle it was ready to leave the SM (the time it then

@@ -388,6 +388,7 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
     if (s->rc->mem_partial && reply && r.op == MEM_LOAD)
         r.flags |= MEM_LANE_REPORT;
     r.pc = pc;
+    r.kernel = c->launch->trace ? c->launch->trace->name : isa_program_name(c->launch->il.prog);
     r.ready_at = send_at;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
     if (s->send_prio) {

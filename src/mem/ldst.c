@@ -507,7 +507,7 @@ static void take_request(ldst *u, uint64_t c, des_time t)
                       .flags = u->req.flags, .prio = u->req.prio, .gprio = u->req.gprio, .next_free = -1,
                       .ready_at = MIN(u->req.ready_at, c > 0 ? c - 1 : 0)};
     if (u->lc && u->req.op == MEM_LOAD) {
-        in->lpc = loadchar_pc(u->lc, u->req.pc);
+        in->lpc = loadchar_pc(u->lc, u->req.kernel, u->req.pc);
         loadchar_load(u->lc, in->lpc, u->nacc, sets, iwc_balance(u->l1, u->acc, u->nacc));
     }
     if (u->fb && u->req.op == MEM_LOAD && coalesce_is_divergent(&u->co, u->nacc))

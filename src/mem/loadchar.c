@@ -1,11 +1,12 @@
 /* Memory-divergence characterisation statistics (loadchar.h). */
 #include <glib.h>
+#include <string.h>
 
 #include "mem/loadchar.h"
 
 struct loadchar {
     unsigned divergent_after;
-    GHashTable *pcs;                  /* pc -> loadpc */
+    GHashTable *kernels;              /* kernel name -> (pc -> loadpc) */
     stats_hist issue_by_prio, mshr_by_prio;
     /* Fig 2.6: occlusion cycles over L1D access time, coherent and divergent */
     uint64_t occl[2], access[2];
@@ -15,7 +16,7 @@ loadchar *loadchar_new(unsigned divergent_after)
 {
     loadchar *lc = g_new0(loadchar, 1);
     lc->divergent_after = divergent_after;
-    lc->pcs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+    lc->kernels = g_hash_table_new_full(g_str_hash, g_str_equal, NULL, (GDestroyNotify)g_hash_table_destroy);
     stats_hist_init_exact(&lc->issue_by_prio, LOADCHAR_PRIOS);
     stats_hist_init_exact(&lc->mshr_by_prio, LOADCHAR_PRIOS);
     return lc;
@@ -25,17 +26,25 @@ void loadchar_free(loadchar *lc)
 {
     if (!lc)
         return;
-    g_hash_table_destroy(lc->pcs);
+    g_hash_table_destroy(lc->kernels);
     g_free(lc);
 }
 
-loadpc *loadchar_pc(loadchar *lc, uint32_t pc)
+loadpc *loadchar_pc(loadchar *lc, const char *kernel, uint32_t pc)
 {
-    loadpc *r = g_hash_table_lookup(lc->pcs, GUINT_TO_POINTER(pc));
+    /* keyed by name: launches of one kernel share its PCs' records */
+    kernel = kernel ? kernel : "";
+    GHashTable *pcs = g_hash_table_lookup(lc->kernels, kernel);
+    if (!pcs) {
+        pcs = g_hash_table_new_full(g_direct_hash, g_direct_equal, NULL, g_free);
+        g_hash_table_insert(lc->kernels, (gpointer)kernel, pcs);
+    }
+    loadpc *r = g_hash_table_lookup(pcs, GUINT_TO_POINTER(pc));
     if (!r) {
         r = g_new0(loadpc, 1);
+        r->kernel = kernel;
         r->pc = pc;
-        g_hash_table_insert(lc->pcs, GUINT_TO_POINTER(pc), r);
+        g_hash_table_insert(pcs, GUINT_TO_POINTER(pc), r);
     }
     return r;
 }
@@ -86,16 +95,17 @@ const stats_hist *loadchar_mshr_hist(const loadchar *lc) { return &lc->mshr_by_p
 
 static double ratio(uint64_t a, uint64_t b) { return b ? (double)a / (double)b : 0.0; }
 
-static gint by_pc(gconstpointer a, gconstpointer b)
+static gint by_kernel_pc(gconstpointer a, gconstpointer b)
 {
-    uint32_t x = ((const loadpc *)a)->pc, y = ((const loadpc *)b)->pc;
-    return x < y ? -1 : x > y;
+    const loadpc *p = a, *q = b;
+    int k = strcmp(p->kernel, q->kernel);
+    return k ? k : p->pc < q->pc ? -1 : p->pc > q->pc;
 }
 
 static void write_pc(stats *st, loadpc *r)
 {
-    char blk[32];
-    snprintf(blk, sizeof blk, "loadpc.%u", r->pc);
+    g_autofree char *blk = *r->kernel ? g_strdup_printf("loadpc.%s.%u", r->kernel, r->pc)
+                                      : g_strdup_printf("loadpc.%u", r->pc);
     stats_counter(st, blk, "loads", "instructions", "dynamic load instructions of this PC", &r->loads);
     stats_counter(st, blk, "divergent_loads", "instructions", "of which divergent (more than 2 accesses)",
                   &r->divergent);
@@ -132,7 +142,13 @@ static void write_pc(stats *st, loadpc *r)
 
 void loadchar_write(loadchar *lc, stats *st, uint64_t sm_cycles)
 {
-    GList *all = g_list_sort(g_hash_table_get_values(lc->pcs), by_pc);   /* PC order: deterministic */
+    GList *all = NULL;
+    GHashTableIter it;
+    gpointer pcs;
+    g_hash_table_iter_init(&it, lc->kernels);
+    while (g_hash_table_iter_next(&it, NULL, &pcs))
+        all = g_list_concat(g_hash_table_get_values(pcs), all);
+    all = g_list_sort(all, by_kernel_pc);   /* kernel then PC order: deterministic */
     loadpc t = {0};
     uint64_t coh_loads = 0, coh_cached = 0;
     for (GList *l = all; l; l = l->next) {

@@ -16,9 +16,10 @@
  * ones share the last bucket. */
 #define LOADCHAR_PRIOS 32
 
-/* One load PC (instruction index; the same index in different kernels is
- * one record). Cycles are core cycles. */
+/* One load PC of one kernel (PCs are instruction indexes, restarting at 0
+ * in every kernel). Cycles are core cycles. */
 typedef struct loadpc {
+    const char *kernel;                   /* its kernel's name ("" for none) */
     uint32_t pc;
     uint64_t loads, divergent, accesses;
     double iwc_sum, balance_sum;          /* Eq 3.1 and 3.2, summed over loads */
@@ -34,8 +35,9 @@ typedef struct loadchar loadchar;
 /* `divergent_after`: accesses up to which a load is coherent (2). */
 loadchar *loadchar_new(unsigned divergent_after);
 void loadchar_free(loadchar *lc);
-/* The record of `pc`, created on first use (stable until loadchar_free). */
-loadpc *loadchar_pc(loadchar *lc, uint32_t pc);
+/* The record of `pc` in kernel `kernel` (a name that outlives `lc`, or
+ * NULL), created on first use (stable until loadchar_free). */
+loadpc *loadchar_pc(loadchar *lc, const char *kernel, uint32_t pc);
 /* A load entering the unit: its accesses, the distinct sets they map to and
  * their balance. */
 void loadchar_load(loadchar *lc, loadpc *r, unsigned accesses, unsigned sets, double balance);
@@ -54,7 +56,8 @@ void loadchar_done(loadchar *lc, loadpc *r, unsigned accesses, unsigned misses, 
 stats_hist *loadchar_issue_hist(loadchar *lc);
 /* The histogram of misses by GTO priority (loadchar_miss). */
 const stats_hist *loadchar_mshr_hist(const loadchar *lc);
-/* Registers the per-PC blocks ("loadpc.PC") and the chip-wide "loads" block
+/* Registers the per-PC blocks ("loadpc.KERNEL.PC", "loadpc.PC" for no
+ * kernel) and the chip-wide "loads" block
  * in `st`; the LD/ST stall shares divide by `sm_cycles` (all SMs' cycles). */
 void loadchar_write(loadchar *lc, stats *st, uint64_t sm_cycles);
 

@@ -175,7 +175,7 @@ Test(hier, characterisation_of_a_fully_cached_reload)
     plan(s, 2, (des_time[]){0, 400}, (uint64_t[]){0x1000, 0x1000}, NULL);
     des_run(e);
     cr_assert_eq(s->got, 2);
-    loadpc *r = loadchar_pc(lc, 0);
+    loadpc *r = loadchar_pc(lc, NULL, 0);
     cr_expect_eq(r->loads, 2);
     cr_expect_eq(r->divergent, 0);
     cr_expect_eq(r->accesses, 2);
@@ -273,7 +273,7 @@ Test(hier, mshr_full_stalls_the_unit_until_a_fill)
      * cycles for 2 accesses, 319 of occlusion (Wang Fig 2.6); access time
      * 441 - 0 = 441; both accesses missed; LDST_COAL 1 (after X), LDST_MSHR
      * 319, both of its PC. */
-    loadpc *r = loadchar_pc(lc, 0);
+    loadpc *r = loadchar_pc(lc, NULL, 0);
     cr_expect_eq(r->occlusion_cycles, 319);
     cr_expect_eq(r->access_cycles, 441);
     cr_expect_eq(r->fully_missed, 1);

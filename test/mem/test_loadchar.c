@@ -23,8 +23,8 @@ static double derived(const stats *st, const char *blk, const char *name)
 Test(loadchar, summary_of_a_scripted_sequence)
 {
     loadchar *lc = loadchar_new(2);
-    loadpc *d = loadchar_pc(lc, 5), *c = loadchar_pc(lc, 7);
-    cr_assert_eq(loadchar_pc(lc, 5), d, "one record per PC");
+    loadpc *d = loadchar_pc(lc, NULL, 5), *c = loadchar_pc(lc, NULL, 7);
+    cr_assert_eq(loadchar_pc(lc, NULL, 5), d, "one record per PC");
     for (unsigned i = 0; i < 3; i++)
         loadchar_load(lc, d, 32, 8, 2.0);
     loadchar_load(lc, c, 1, 1, 1.0);
@@ -77,7 +77,7 @@ Test(loadchar, summary_of_a_scripted_sequence)
 Test(loadchar, mshr_use_by_priority)
 {
     loadchar *lc = loadchar_new(2);
-    loadpc *d = loadchar_pc(lc, 1);
+    loadpc *d = loadchar_pc(lc, NULL, 1);
     for (unsigned i = 0; i < 10; i++)
         loadchar_miss(lc, d, i < 4 ? 0 : 40, CACHE_MISS_INTER_WARP);
     const stats_hist *h = loadchar_mshr_hist(lc);
@@ -85,5 +85,30 @@ Test(loadchar, mshr_use_by_priority)
     cr_expect_eq(h->count[LOADCHAR_PRIOS - 1], 6);
     cr_expect_eq(h->samples, 10);
     cr_expect_eq(d->misses, 10);
+    loadchar_free(lc);
+}
+
+/* PCs restart at 0 in every kernel: PC 3 of kernel "a" and PC 3 of kernel
+ * "b" are two records, written as blocks loadpc.a.3 and loadpc.b.3; a
+ * second launch of "a" (the same name, another copy of the string) shares
+ * a's record. a: one 32-access load, b: one 1-access load, so the blocks'
+ * mean_accesses are 32 and 1 (one record would give 33 / 2). */
+Test(loadchar, same_pc_in_two_kernels_is_two_records)
+{
+    loadchar *lc = loadchar_new(2);
+    char again[] = "a";
+    loadpc *a = loadchar_pc(lc, "a", 3), *b = loadchar_pc(lc, "b", 3);
+    cr_assert_neq(a, b);
+    cr_assert_eq(loadchar_pc(lc, again, 3), a, "one record per kernel name and PC");
+    loadchar_load(lc, a, 32, 8, 1.0);
+    loadchar_load(lc, b, 1, 1, 1.0);
+    stats *st = stats_new();
+    loadchar_write(lc, st, 1000);
+    cr_expect_float_eq(derived(st, "loadpc.a.3", "mean_accesses"), 32.0, 1e-12);
+    cr_expect_float_eq(derived(st, "loadpc.b.3", "mean_accesses"), 1.0, 1e-12);
+    double v;
+    cr_expect_not(stats_get_derived(st, "loadpc.3", "mean_accesses", &v), "no kernel-less block");
+    cr_expect_float_eq(derived(st, "loads", "divergent_share"), 0.5, 1e-12);
+    stats_free(st);
     loadchar_free(lc);
 }
