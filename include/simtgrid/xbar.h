@@ -11,6 +11,9 @@
  * A full output port stalls that output: back-pressure reaches the inputs
  * through their buffers and ports.
  *
+ * With data_bytes_per_cycle set, a packet of P payload bytes holds them
+ * max(1, ceil(P / data_bytes_per_cycle)) cycles instead.
+ *
  * Zero-load latency from the cycle a packet is delivered to the crossbar:
  * ceil(F / flits_per_cycle) + latency interconnect cycles. */
 #ifndef SIMTGRID_XBAR_H
@@ -37,6 +40,10 @@ typedef struct xbar_params {
     uint64_t seed;              /* PIM's random choices */
     unsigned dst_group;         /* a packet goes to output dst / dst_group (0 or 1: dst);
                                  * the reply network of a chip with clusters of SMs */
+    unsigned data_bytes_per_cycle; /* > 0: a packet holds its ports ceil(payload / this)
+                                    * cycles (at least 1), the header on its own wires,
+                                    * instead of the flit rule; the request network's
+                                    * write-data path (icnt.req_data_bytes_per_cycle) */
 } xbar_params;
 
 typedef struct xbar xbar;

@@ -85,6 +85,7 @@ static void build_network(gpu_hier *h, gpu *g)
     h->rp.inputs = h->parts * h->slices;
     h->rp.outputs = h->nclusters;
     h->rp.dst_group = k;
+    h->rp.data_bytes_per_cycle = 0;   /* a request-network parameter */
     h->req = xbar_new(g->engine, "icnt.req", &h->rq, icnt, g->st);
     h->rep = xbar_new(g->engine, "icnt.reply", &h->rp, icnt, g->st);
     if (k <= 1)

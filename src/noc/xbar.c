@@ -13,6 +13,17 @@ unsigned xbar_flits(const xbar_params *p, const mem_pkt *m)
     return f ? f : 1;
 }
 
+/* Cycles a packet of f flits holds its input and output. */
+static unsigned xbar_cycles(const xbar_params *p, const mem_pkt *m, unsigned f)
+{
+    unsigned w = p->data_bytes_per_cycle;
+    if (w) {
+        unsigned d = (m->bytes + w - 1) / w;
+        return d ? d : 1;
+    }
+    return (f + p->flits_per_cycle - 1) / p->flits_per_cycle;
+}
+
 static void xbar_main(des_actor *self, void *data);
 
 xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_clock *clk,
@@ -183,7 +194,7 @@ static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
     x->cur_cycle = c;
     xbar_slot *s = voq_pop(x, &x->in[i], o);
     unsigned f = xbar_flits(&x->p, &s->pkt);
-    unsigned dur = (f + x->p.flits_per_cycle - 1) / x->p.flits_per_cycle;
+    unsigned dur = xbar_cycles(&x->p, &s->pkt, f);
     stats_hist_add(&x->queue_delay, c - s->arrived);
     x->in[i].busy_until = c + dur;
     x->freein[i / 64] &= ~(1ull << (i % 64));

@@ -14,6 +14,7 @@ static const param_bind binds[] = {
     PB(xbar_params, "icnt.output_buffer", output_buffer, PF_UNSIGNED),
     PB_ENUM(xbar_params, "icnt.arbiter", arbiter, arbiter_names),
     PB(xbar_params, "icnt.iterations", iterations, PF_UNSIGNED),
+    PB(xbar_params, "icnt.req_data_bytes_per_cycle", data_bytes_per_cycle, PF_UNSIGNED),
     PB(xbar_params, "sim.seed", seed, PF_U64),
 };
 

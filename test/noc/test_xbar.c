@@ -127,6 +127,35 @@ Test(xbar, serialization_of_a_data_packet)
     cr_assert_eq(k.at[1], 11);
 }
 
+Test(xbar, data_path_width_times_payload_without_header)
+{
+    /* The same two packets with data_bytes_per_cycle = 32 (the H100's
+     * request network): the read request (no payload) still holds 1 cycle
+     * (transfer 1..2, delivered 6); the 128 B store holds ceil(128 / 32) = 4
+     * cycles, not the 5 flits of 136 B: transfer 2..6, delivered 6 + 4 = 10.
+     * Then a 24 B partial store: 1 cycle, 6..7, delivered 11. */
+    des_engine *e = boot();
+    xbar_params p = params(1, 1, XBAR_RR);
+    p.data_bytes_per_cycle = 32;
+    xbar *x = xbar_new(e, "x", &p, &clk[0], NULL);
+    static src s = {.n = 0};
+    static sink k;
+    des_actor *sa = des_actor_new(e, "src", src_main, &s);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
+    mem_pkt a = {.id = 1, .dst = 0, .bytes = 0}, b = {.id = 2, .dst = 0, .bytes = 128},
+            c = {.id = 3, .dst = 0, .bytes = 24};
+    cr_assert(des_port_try_send(s.out, &a, 0));
+    cr_assert(des_port_try_send(s.out, &b, 0));
+    cr_assert(des_port_try_send(s.out, &c, 0));
+    des_run(e);
+    cr_assert_eq(k.n, 3);
+    cr_assert_eq(k.at[0], 6);
+    cr_assert_eq(k.at[1], 10);
+    cr_assert_eq(k.at[2], 11);
+}
+
 Test(xbar, round_robin_serves_contending_inputs_in_turn)
 {
     /* Inputs 0 and 1 each send one 1-flit packet to output 0 at 0; both
