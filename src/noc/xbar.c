@@ -361,31 +361,54 @@ static uint64_t first_free_requester(const xbar *x, const uint64_t *req, uint64_
  * arrival or a credit: a transfer finishing, or a queued packet whose
  * input and output are both free (RR and iSLIP change nothing, not even a
  * pointer, in a cycle without a transfer, so the cycles before that are
- * skipped rather than polled: issue 20). PIM draws random numbers in
- * cycles without a transfer: it polls every cycle a packet waits, as
- * before.
+ * skipped rather than polled: issue 20). PIM too: the random numbers it
+ * drew in the cycles it used to poll are drawn by pim_catch_up.
  * A blocked output is woken by its port's credit. UINT64_MAX when only an
  * arrival or a credit can help. */
 static uint64_t next_cycle(const xbar *x, uint64_t c)
 {
     uint64_t n = UINT64_MAX;
-    bool pim = x->p.arbiter == XBAR_PIM;
     for (unsigned o = 0; o < x->p.outputs; o++) {
         const xbar_out *out = &x->out[o];
         uint64_t ready = out->busy_until > c ? out->busy_until : c + 1;
         if (out->has_pkt) {
             if (!out->blocked)
                 n = MIN(n, ready);
-        } else if (out->pending && ready < n && !pim) {
+        } else if (out->pending && ready < n) {
             ready = MAX(ready, first_free_requester(x, &x->req[o * x->in_words], c));
             n = MIN(n, ready);
         }
     }
-    if (pim && x->queued)   /* polls while packets wait, as before */
+    return n;
+}
+
+/* PIM used to poll: after a cycle c it ran again at the first cycle after
+ * c at which an input holding packets was free (every cycle while one
+ * was), and in each such cycle drew one number per free output with
+ * packets pending, transfer or not. Its results depend on that sequence of
+ * draws, so the polls it now skips are replayed: the cycles after `last`
+ * and before `until` that it would have polled. Being before next_cycle's
+ * answer, any arrival and any credit, no transfer could start in them and
+ * nothing else changed, so only the grant phase's draws of the first
+ * iteration remain (the accept phase draws once something was granted).
+ * Same draws, same results; one wake-up instead of one per cycle a packet
+ * waits (issue 20). */
+static uint64_t pim_poll_after(const xbar *x, uint64_t c)
+{
+    uint64_t n = UINT64_MAX;
+    if (x->queued)
         for (unsigned i = 0; i < x->p.inputs; i++)
             if (x->in[i].used)
                 n = MIN(n, x->in[i].busy_until > c ? x->in[i].busy_until : c + 1);
     return n;
+}
+
+static void pim_catch_up(xbar *x, uint64_t last, uint64_t until)
+{
+    for (uint64_t k = pim_poll_after(x, last); k < until; k = pim_poll_after(x, k))
+        for (unsigned o = 0; o < x->p.outputs; o++)
+            if (out_free(x, o, k))
+                rng_next(x);
 }
 
 static void xbar_main(des_actor *self, void *data)
@@ -406,6 +429,8 @@ static void xbar_main(des_actor *self, void *data)
             des_time t = c * period;
             if (t >= horizon)
                 break;
+            if (x->p.arbiter == XBAR_PIM && ran)
+                pim_catch_up(x, last_cycle, c);
             finish_transfers(x, c, t);
             drain_inputs(x, c, t);
             if (x->queued) {
