@@ -103,6 +103,9 @@ typedef struct core_params {
     unsigned sfu_sin_latency, sfu_ex2_latency, sfu_rsqrt_latency;
     bool units_per_scheduler;      /* unit i serves scheduler i mod schedulers */
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
+    bool smem_atomic_uniform;      /* one word for the whole warp: one update */
+    bool smem_atomic_serial;       /* a warp's shared atomics one at a time */
+    unsigned smem_atomic_replay;   /* 0: lanes serialize per bank; else replay latency */
     unsigned l1d_banks;          /* core.l1d_banks: 0 = no L1 bank conflicts */
     unsigned l1d_bank_bytes;     /* core.l1d_bank_bytes: bytes per L1 bank interleave unit */
     unsigned rf_banks;             /* register-file banks; 0 = no conflicts */

@@ -80,6 +80,33 @@ static void save_manifest(const plan *pl, const point_opts *o)
     }
 }
 
+/* Records how point i's child ended (done, missing after a stop, or failed
+ * with its error) and saves its state; returns the failure's exit status or 0. */
+static int point_ended(plan *pl, const point_opts *o, unsigned i, int status)
+{
+    plan_point *p = &pl->p[i];
+    int prc = WIFEXITED(status) ? WEXITSTATUS(status) : 1, rc = 0;
+    if (stop_signal && prc != 0) {
+        /* Stopped half-way: the point is missing, not failed. */
+        if (o->dir)
+            outdir_remove_point(o->dir, pl, i);
+        p->state = POINT_MISSING;
+    } else if (prc == 0 && WIFEXITED(status)) {
+        p->state = o->check_only ? POINT_MISSING : POINT_DONE;
+    } else {
+        g_free(p->error);
+        p->error = o->dir ? take_error(o->dir, p->base, prc, status)
+                          : g_strdup_printf("exit status %d", prc);
+        if (WIFSIGNALED(status))
+            fprintf(stderr, "simtgrid: point %u crashed (signal %d)\n", i, WTERMSIG(status));
+        p->state = POINT_FAILED;
+        rc = prc ? prc : 1;
+    }
+    if (o->dir && !o->check_only)
+        state_write(o->dir, pl, i);
+    return rc;
+}
+
 int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, int only, int *stopped_by)
 {
     if (jobs < 1)
@@ -131,28 +158,9 @@ int sweep_run(const scenario *s, plan *pl, const point_opts *o, unsigned jobs, i
             continue;
         running[k] = 0;
         active--;
-        plan_point *p = &pl->p[slot_point[k]];
-        int prc = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-        if (stop_signal && prc != 0) {
-            /* Stopped half-way: the point is missing, not failed. */
-            if (o->dir)
-                outdir_remove_point(o->dir, pl, (unsigned)slot_point[k]);
-            p->state = POINT_MISSING;
-        } else if (prc == 0 && WIFEXITED(status)) {
-            p->state = o->check_only ? POINT_MISSING : POINT_DONE;
-        } else {
-            g_free(p->error);
-            p->error = o->dir ? take_error(o->dir, p->base, prc, status)
-                              : g_strdup_printf("exit status %d", prc);
-            if (WIFSIGNALED(status))
-                fprintf(stderr, "simtgrid: point %d crashed (signal %d)\n", slot_point[k],
-                        WTERMSIG(status));
-            p->state = POINT_FAILED;
-            if (!rc)
-                rc = prc ? prc : 1;
-        }
-        if (o->dir && !o->check_only)
-            state_write(o->dir, pl, (unsigned)slot_point[k]);
+        int prc = point_ended(pl, o, (unsigned)slot_point[k], status);
+        if (prc && !rc)
+            rc = prc;
         if (only < 0)
             save_manifest(pl, o);
     }
@@ -182,6 +190,60 @@ static char **label_values(const char *label, char ***keys_out)
 
 /* The sweep CSV, one row per point, columns united in first-seen order
  * (points of a sweep over the chip size have different blocks). */
+/* Reads the one-row CSV of a finished point (header, values) and adds its
+ * column names not seen yet to cols/index (index maps a name to 1 + its
+ * column). False, said on stderr, when the file cannot be read. */
+static bool read_point_row(const char *dir, const char *base, char ***head, char ***row,
+                           GPtrArray *cols, GHashTable *index)
+{
+    char *p = g_strdup_printf("%s/.simtgrid/%s.csv", dir, base);
+    char *text = NULL;
+    size_t len = 0;
+    char *why = input_read_why(p, INPUT_MAX_BYTES, &text, &len);
+    if (why) {
+        fprintf(stderr, "simtgrid: cannot read %s (%s)\n", p, why);
+    } else {
+        char **lines = g_strsplit(text, "\n", 3);
+        if (lines[0] && lines[1]) {
+            *head = g_strsplit(lines[0], ",", -1);
+            *row = g_strsplit(lines[1], ",", -1);
+            for (char **h = *head; *h; h++)
+                if (!g_hash_table_contains(index, *h)) {
+                    g_ptr_array_add(cols, g_strdup(*h));
+                    g_hash_table_insert(index, g_ptr_array_index(cols, cols->len - 1),
+                                        GUINT_TO_POINTER(cols->len));
+                }
+        }
+        g_strfreev(lines);
+    }
+    bool ok = why == NULL;
+    g_free(why);
+    g_free(text);
+    g_free(p);
+    return ok;
+}
+
+/* One line of the sweep's table: the point's number, its labels, then its
+ * value of every column (empty where it has none). */
+static void write_point_row(FILE *f, unsigned i, const char *label, char **head, char **row,
+                            const GPtrArray *cols, GHashTable *index)
+{
+    char **keys = NULL;
+    char **vals = label_values(label, &keys);
+    fprintf(f, "%u", i);
+    for (unsigned a = 0; vals[a]; a++)
+        fprintf(f, ",%s", vals[a]);
+    g_strfreev(keys);
+    g_strfreev(vals);
+    char **vrow = g_new0(char *, cols->len + 1);
+    for (unsigned k = 0; head && head[k] && row[k]; k++)
+        vrow[GPOINTER_TO_UINT(g_hash_table_lookup(index, head[k])) - 1] = row[k];
+    for (unsigned c = 0; c < cols->len; c++)
+        fprintf(f, ",%s", vrow[c] ? vrow[c] : "");
+    fputc('\n', f);
+    g_free(vrow);
+}
+
 bool sweep_write_csv(const plan *pl, const char *dir)
 {
     unsigned n = pl->n;
@@ -190,32 +252,8 @@ bool sweep_write_csv(const plan *pl, const char *dir)
     char ***rows = g_new0(char **, n);
     char ***heads = g_new0(char **, n);
     bool ok = true;
-    for (unsigned i = 0; i < n && ok; i++) {
-        char *p = g_strdup_printf("%s/.simtgrid/%s.csv", dir, pl->p[i].base);
-        char *text = NULL;
-        size_t len = 0;
-        char *why = input_read_why(p, INPUT_MAX_BYTES, &text, &len);
-        if (why) {
-            fprintf(stderr, "simtgrid: cannot read %s (%s)\n", p, why);
-            ok = false;
-        } else {
-            char **lines = g_strsplit(text, "\n", 3);
-            if (lines[0] && lines[1]) {
-                heads[i] = g_strsplit(lines[0], ",", -1);
-                rows[i] = g_strsplit(lines[1], ",", -1);
-                for (char **h = heads[i]; *h; h++)
-                    if (!g_hash_table_contains(index, *h)) {
-                        g_ptr_array_add(cols, g_strdup(*h));
-                        g_hash_table_insert(index, g_ptr_array_index(cols, cols->len - 1),
-                                            GUINT_TO_POINTER(cols->len));
-                    }
-            }
-            g_strfreev(lines);
-        }
-        g_free(why);
-        g_free(text);
-        g_free(p);
-    }
+    for (unsigned i = 0; i < n && ok; i++)
+        ok = read_point_row(dir, pl->p[i].base, &heads[i], &rows[i], cols, index);
     char *path = g_strdup_printf("%s/%s.csv", dir, pl->name);
     char *tmp = g_strdup_printf("%s/.simtgrid/%s.csv.all.tmp", dir, pl->name);
     FILE *f = ok ? fopen(tmp, "w") : NULL;
@@ -231,21 +269,8 @@ bool sweep_write_csv(const plan *pl, const char *dir)
         for (unsigned c = 0; c < cols->len; c++)
             fprintf(f, ",%s", (char *)g_ptr_array_index(cols, c));
         fputc('\n', f);
-        for (unsigned i = 0; i < n; i++) {
-            fprintf(f, "%u", i);
-            vals = label_values(pl->p[i].label, &keys);
-            for (unsigned a = 0; vals[a]; a++)
-                fprintf(f, ",%s", vals[a]);
-            g_strfreev(keys);
-            g_strfreev(vals);
-            char **vrow = g_new0(char *, cols->len + 1);
-            for (unsigned k = 0; heads[i] && heads[i][k] && rows[i][k]; k++)
-                vrow[GPOINTER_TO_UINT(g_hash_table_lookup(index, heads[i][k])) - 1] = rows[i][k];
-            for (unsigned c = 0; c < cols->len; c++)
-                fprintf(f, ",%s", vrow[c] ? vrow[c] : "");
-            fputc('\n', f);
-            g_free(vrow);
-        }
+        for (unsigned i = 0; i < n; i++)
+            write_point_row(f, i, pl->p[i].label, heads[i], rows[i], cols, index);
         ok = !ferror(f);
         ok = fclose(f) == 0 && ok && g_rename(tmp, path) == 0;
         if (!ok) {

@@ -95,6 +95,46 @@ static char *range_text(const param_def *p)
     return g_strdup_printf("from %s to %s", lo, hi);
 }
 
+/* An integer within the parameter's range: the error message, or NULL with
+ * v->i and its canonical text set. */
+static char *parse_int(const param_def *p, const char *t, param_value *v, char **out)
+{
+    bool overflow;
+    int64_t x = 0;
+    bool ok = param_parse_int64(t, &x, &overflow);
+    if (!ok || (double)x < p->min || (double)x > p->max) {
+        char *r = range_text(p);
+        char *msg = g_strdup_printf("expected an integer %s, got '%s'%s", r, t,
+                                    ok || overflow ? " (out of range)" : "");
+        g_free(r);
+        return msg;
+    }
+    v->i = x;
+    *out = g_strdup_printf("%" PRId64, x);
+    return NULL;
+}
+
+/* A finite number within the parameter's range, likewise (v->f). */
+static char *parse_float(const param_def *p, const char *t, param_value *v, char **out)
+{
+    char *end = NULL;
+    errno = 0;
+    double x = *t ? g_ascii_strtod(t, &end) : 0;
+    bool ok = *t && !*end && isfinite(x) && errno != ERANGE;
+    if (!ok || x < p->min || x > p->max) {
+        char *r = range_text(p);
+        char *msg = g_strdup_printf("expected a number %s, got '%s'%s", r, t,
+                                    ok ? " (out of range)" : "");
+        g_free(r);
+        return msg;
+    }
+    v->f = x;
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    param_format_number(buf, sizeof buf, x);
+    *out = g_strdup(buf);
+    return NULL;
+}
+
 char *param_parse(const param_def *p, const char *text, param_value *v, char **canon)
 {
     char *t = g_strdup(text ? text : "");
@@ -108,39 +148,12 @@ char *param_parse(const param_def *p, const char *text, param_value *v, char **c
         return msg;
     }
     switch (p->type) {
-    case PT_INT: {
-        bool overflow;
-        int64_t x = 0;
-        bool ok = param_parse_int64(t, &x, &overflow);
-        if (!ok || (double)x < p->min || (double)x > p->max) {
-            char *r = range_text(p);
-            msg = g_strdup_printf("expected an integer %s, got '%s'%s", r, t,
-                                  ok || overflow ? " (out of range)" : "");
-            g_free(r);
-            break;
-        }
-        v->i = x;
-        out = g_strdup_printf("%" PRId64, x);
+    case PT_INT:
+        msg = parse_int(p, t, v, &out);
         break;
-    }
-    case PT_FLOAT: {
-        char *end = NULL;
-        errno = 0;
-        double x = *t ? g_ascii_strtod(t, &end) : 0;
-        bool ok = *t && !*end && isfinite(x) && errno != ERANGE;
-        if (!ok || x < p->min || x > p->max) {
-            char *r = range_text(p);
-            msg = g_strdup_printf("expected a number %s, got '%s'%s", r, t,
-                                  ok ? " (out of range)" : "");
-            g_free(r);
-            break;
-        }
-        v->f = x;
-        char buf[G_ASCII_DTOSTR_BUF_SIZE];
-        param_format_number(buf, sizeof buf, x);
-        out = g_strdup(buf);
+    case PT_FLOAT:
+        msg = parse_float(p, t, v, &out);
         break;
-    }
     case PT_BOOL: {
         bool b;
         if (!param_parse_bool(t, &b)) {

@@ -198,6 +198,45 @@ static bool trace_launch_ok(const dispatcher *d, const core_launch *l, const cha
     return true;
 }
 
+/* What one CTA of a launch takes from an SM. */
+typedef struct {
+    uint64_t nwarps, alloc, regs, smem;   /* alloc: threads in whole warps */
+} cta_need;
+
+/* Whether one CTA of launch l fits an SM (warps, threads, registers, shared
+ * memory); if not, an error naming the limit. */
+static bool cta_fits(const core_params *p, const core_launch *l, const char *name, cta_need *n,
+                     GError **err)
+{
+    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
+    uint64_t nwarps = (threads + p->warp_size - 1) / p->warp_size;
+    uint64_t alloc = nwarps * p->warp_size;
+    uint64_t regs = alloc * isa_program_nregs(l->prog);
+    uint64_t smem = isa_program_shared_bytes(l->prog);
+    if (nwarps > p->max_warps || nwarps > 256) {
+        input_error(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads is %" G_GUINT64_FORMAT
+             " warps, but an SM holds core.max_warps = %u", name, threads, nwarps, p->max_warps);
+        return false;
+    }
+    if (alloc > p->max_threads) {
+        input_error(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads (%" G_GUINT64_FORMAT
+             " in whole warps) exceeds core.max_threads = %u", name, threads, alloc, p->max_threads);
+        return false;
+    }
+    if (regs > p->regs) {
+        input_error(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " registers (%u per thread x %" G_GUINT64_FORMAT
+             " threads), but an SM has core.regs = %u", name, regs, isa_program_nregs(l->prog), alloc, p->regs);
+        return false;
+    }
+    if (smem > p->smem_bytes) {
+        input_error(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " bytes of shared memory, but an SM has "
+             "core.smem_bytes = %u", name, smem, p->smem_bytes);
+        return false;
+    }
+    *n = (cta_need){nwarps, alloc, regs, smem};
+    return true;
+}
+
 int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
 {
     const char *name = l->name ? l->name : "(unnamed)";
@@ -225,31 +264,9 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     }
     if (l->trace && !trace_launch_ok(d, l, name, err))
         return -1;
-    uint64_t threads = (uint64_t)l->block[0] * l->block[1] * l->block[2];
-    uint64_t nwarps = (threads + p->warp_size - 1) / p->warp_size;
-    uint64_t alloc = nwarps * p->warp_size;
-    uint64_t regs = alloc * isa_program_nregs(l->prog);
-    uint64_t smem = isa_program_shared_bytes(l->prog);
-    if (nwarps > p->max_warps || nwarps > 256) {
-        input_error(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads is %" G_GUINT64_FORMAT
-             " warps, but an SM holds core.max_warps = %u", name, threads, nwarps, p->max_warps);
+    cta_need need;
+    if (!cta_fits(p, l, name, &need, err))
         return -1;
-    }
-    if (alloc > p->max_threads) {
-        input_error(err, "launch %s: a CTA of %" G_GUINT64_FORMAT " threads (%" G_GUINT64_FORMAT
-             " in whole warps) exceeds core.max_threads = %u", name, threads, alloc, p->max_threads);
-        return -1;
-    }
-    if (regs > p->regs) {
-        input_error(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " registers (%u per thread x %" G_GUINT64_FORMAT
-             " threads), but an SM has core.regs = %u", name, regs, isa_program_nregs(l->prog), alloc, p->regs);
-        return -1;
-    }
-    if (smem > p->smem_bytes) {
-        input_error(err, "launch %s: a CTA needs %" G_GUINT64_FORMAT " bytes of shared memory, but an SM has "
-             "core.smem_bytes = %u", name, smem, p->smem_bytes);
-        return -1;
-    }
     L.ncta = isa_launch_ncta(&L.rt.il);
     if (L.ncta > MAX_CTAS_PER_LAUNCH) {
         input_error(err, "launch %s: %" G_GUINT64_FORMAT " CTAs, at most %" G_GUINT64_FORMAT " per launch", name,
@@ -258,10 +275,10 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     }
     L.rt.index = d->nlaunches;
     L.rt.name = g_strdup(name);
-    L.rt.nwarps = (unsigned)nwarps;
-    L.rt.threads_alloc = (unsigned)alloc;
-    L.rt.regs = (unsigned)regs;
-    L.rt.smem = (unsigned)smem;
+    L.rt.nwarps = (unsigned)need.nwarps;
+    L.rt.threads_alloc = (unsigned)need.alloc;
+    L.rt.regs = (unsigned)need.regs;
+    L.rt.smem = (unsigned)need.smem;
     L.rt.trace = l->trace;
     L.sm_first = l->sm_first;
     L.sm_last = l->sm_last;

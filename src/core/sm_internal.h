@@ -53,6 +53,7 @@ typedef struct sm_hw {
     uint64_t age;                      /* dispatch order of the warp (GTO) */
     unsigned nentities;
     unsigned mem_pending;              /* outstanding global memory instructions */
+    uint64_t satom_ready;              /* core.smem_atomic_serial: next shared atomic from */
     uint64_t reg_ready[ISA_MAX_REGS];  /* scoreboard: first cycle a register can be read */
     uint64_t pred_ready[ISA_NUM_PREDS];
 } sm_hw;
@@ -273,7 +274,9 @@ typedef struct slot_timing {
 } slot_timing;
 bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
-unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic);
+/* Passes of a shared-memory access for its bank conflicts; an atomic's
+ * same-word replays (core.smem_atomic_replay) go to *replays. */
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic, unsigned *replays);
 unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bank_bytes, bool atomic);
 void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
                      uint64_t k, uint32_t pc);
@@ -329,16 +332,26 @@ static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, c
 /* Passes of a warp instruction through a unit of kind u, for both issue
  * paths: one per `lanes` threads, more when its shared-memory accesses
  * conflict on banks (the extra cycles counted in smem_conflict_cycles) or,
- * with core.l1d_banks, its global accesses on the L1's banks. */
-static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in)
+ * with core.l1d_banks, its global accesses on the L1's banks. A shared
+ * atomic's same-word replays add a pass and core.smem_atomic_replay cycles
+ * of latency each (*lat_extra). */
+static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in,
+                                      unsigned *lat_extra)
 {
     const core_unit_params *up = &s->p.unit[u];
     unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    *lat_extra = 0;
     if (u == CORE_UNIT_SMEM && o->mem_lanes) {
-        unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC);
+        unsigned replays;
+        unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC, &replays);
         if (deg > passes) {
             s->smem_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
             passes = deg;
+        }
+        if (replays) {
+            s->smem_conflict_cycles += (uint64_t)replays * up->ii;
+            passes += replays;
+            *lat_extra = replays * s->p.smem_atomic_replay;
         }
     } else if (u == CORE_UNIT_LDST && s->p.l1d_banks && o->mem_lanes) {   /* global accesses */
         unsigned deg = sm_bank_degree(o, s->p.l1d_banks, s->p.l1d_bank_bytes, false);

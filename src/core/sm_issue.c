@@ -104,6 +104,8 @@ static inline uint8_t scoreboard_status(sm *s, sm_entity *w, const isa_inst *in,
         if (r > cycle)
             dep = max_u64(dep, r);
     }
+    if (h->satom_ready > cycle && in->cls == ISA_CLASS_ATOMIC && !sm_is_global(in))
+        dep = max_u64(dep, h->satom_ready);   /* the warp's previous shared atomic */
     if (mem || dep) {
         w->sb_pc = w->pc;
         w->sb_epoch = s->hw_epoch[w->hw];
@@ -199,18 +201,10 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
     return st;
 }
 
-unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic)
+/* The (bank, word) of every word the access's lanes touch, sorted: bank in
+ * the top bits, so a bank's words are adjacent and equal words are too. */
+static unsigned bank_keys(const isa_exec_out *o, unsigned banks, unsigned bb, uint64_t *key)
 {
-    return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, atomic);
-}
-
-/* Bank-conflict degree of an access to `banks` banks of bb-byte words
- * (shared memory; the L1's banks with core.l1d_banks): the most distinct
- * words any one bank must deliver (the same word is broadcast). Atomics
- * serialize every lane of a bank. */
-unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
-{
-    uint64_t key[4 * ISA_MAX_LANES];
     unsigned n = 0;
     unsigned size = o->access_size ? o->access_size : 1;
     for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
@@ -229,6 +223,43 @@ unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool
         }
         key[j] = v;
     }
+    return n;
+}
+
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic, unsigned *replays)
+{
+    *replays = 0;
+    if (!atomic || (!s->p.smem_atomic_replay && !s->p.smem_atomic_uniform))
+        return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, atomic);
+    uint64_t key[4 * ISA_MAX_LANES];
+    unsigned n = bank_keys(o, s->p.smem_banks, s->p.smem_bank_bytes, key);
+    if (n && key[0] == key[n - 1] && s->p.smem_atomic_uniform)
+        return 1;   /* one word for every lane: one update (ATOMS.POPC.INC) */
+    if (!s->p.smem_atomic_replay)
+        return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, true);
+    /* distinct words of the busiest bank, and the most lanes on one word */
+    unsigned words = n ? 1 : 0, wrun = 0, same = n ? 1 : 0, srun = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (i == 0 || key[i] >> 40 != key[i - 1] >> 40)
+            wrun = 1;
+        else if (key[i] != key[i - 1])
+            wrun++;
+        srun = i && key[i] == key[i - 1] ? srun + 1 : 1;
+        words = wrun > words ? wrun : words;
+        same = srun > same ? srun : same;
+    }
+    *replays = same ? same - 1 : 0;
+    return words ? words : 1;
+}
+
+/* Bank-conflict degree of an access to `banks` banks of bb-byte words
+ * (shared memory; the L1's banks with core.l1d_banks): the most distinct
+ * words any one bank must deliver (the same word is broadcast). Atomics
+ * serialize every lane of a bank. */
+unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
+{
+    uint64_t key[4 * ISA_MAX_LANES];
+    unsigned n = bank_keys(o, banks, bb, key);
     unsigned best = n ? 1 : 0, run = 0;
     for (unsigned i = 0; i < n; i++) {
         bool new_bank = i == 0 || key[i] >> 40 != key[i - 1] >> 40;
@@ -382,7 +413,8 @@ static void claim_unit(sm *s, unsigned sc, const isa_inst *in, const isa_exec_ou
     core_unit_kind u = sm_unit_of(p, in);
     const core_unit_params *up = &p->unit[u];
     unsigned latency = sm_latency_of(p, in, u);
-    unsigned passes = sm_unit_passes(s, u, o, in);
+    unsigned lat_extra;
+    unsigned passes = sm_unit_passes(s, u, o, in, &lat_extra);
     unsigned unit0, step;
     sm_units_of(p, u, sc, &unit0, &step);
     sm_unit *unit = &s->units[u][unit0];
@@ -390,7 +422,7 @@ static void claim_unit(sm *s, unsigned sc, const isa_inst *in, const isa_exec_ou
         if (s->units[u][i].free_at < unit->free_at)
             unit = &s->units[u][i];
     unit->free_at = k + (uint64_t)up->ii * passes;
-    uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1));
+    uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1)) + lat_extra;
     t->unit = u;
     t->send_at = k + (latency - 1) + extra;
     t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;
@@ -438,6 +470,8 @@ static void set_ready(sm *s, sm_entity *w, const isa_inst *in, const slot_timing
     }
     sm_hw *h = &s->hw[w->hw];
     w->ready_at = sm_is_control(in) ? t->done + 1 : k + 1;
+    if (p->smem_atomic_serial && t->unit == CORE_UNIT_SMEM && in->cls == ISA_CLASS_ATOMIC)
+        h->satom_ready = t->done + 1;
     uint64_t ready = reply ? REG_MEM : t->done + 1;
     for (unsigned i = 0; i < in->ndst; i++)
         h->reg_ready[in->dst[i]] = ready;

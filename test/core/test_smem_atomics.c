@@ -1,0 +1,110 @@
+/* Shared-memory atomics on the H100 (core.smem_atomic_uniform,
+ * core.smem_atomic_serial, core.smem_atomic_replay; ubench5.csv satom).
+ * Timeline as in test_units.c: one warp of 32, mov @10, the address @17,
+ * the atomic @24 (core.smem_latency 1: done at 24 + 6 + extra, extra =
+ * passes - 1 plus any replay latency); the exit issues the cycle after the
+ * atomic is done and the launch ends 6 cycles after the exit. */
+#include "harness.h"
+
+/* addr: the instruction computing the byte offset r1 from r0 = %tid.x */
+static void atom_case(const char *const *sets, const char *addr, uint64_t exit_at,
+                      uint64_t conflicts)
+{
+    harness *h = harness_new(sets);
+    char *k = g_strdup_printf(".shared buf u32[1024]\n"
+                              "mov r0, %%tid.x\n"
+                              "%s\n"
+                              "atom.shared.add.u32 r2, [r1+@buf], 1\n"
+                              "exit\n",
+                              addr);
+    harness_launch(h, k, 1, 32, NULL, 0, 0, -1);
+    g_free(k);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 4);
+    cr_expect_eq(h->log[2].cycle, 24);
+    cr_expect_eq(h->log[3].cycle, exit_at);
+    cr_expect_eq(harness_end(h, 0), exit_at + 6);
+    cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), conflicts);
+    harness_free(h);
+}
+
+Test(smem_atomics, one_word_serializes_every_lane_by_default)
+{
+    /* r1 = 0 for all 32 lanes: the default serializes each lane of a bank:
+     * 32 passes, done 24 + 6 + 31 = 61, exit @62 */
+    const char *sets[] = {NULL};
+    atom_case(sets, "and r1, r0, 0", 62, 31);
+}
+
+Test(smem_atomics, one_word_is_one_update_when_uniform)
+{
+    /* the same access with core.smem_atomic_uniform: one pass, done 30,
+     * exit @31 */
+    const char *sets[] = {"core.smem_atomic_uniform=true", NULL};
+    atom_case(sets, "and r1, r0, 0", 31, 0);
+}
+
+Test(smem_atomics, four_lanes_per_word_default)
+{
+    /* r1 = tid & 0x3c: words 0..7, four lanes each, in 8 banks: by default
+     * 4 lanes of a bank serialize: 4 passes, done 24 + 6 + 3 = 33, exit @34 */
+    const char *sets[] = {NULL};
+    atom_case(sets, "and r1, r0, 60", 34, 3);
+}
+
+Test(smem_atomics, four_lanes_per_word_replayed)
+{
+    /* with core.smem_atomic_replay = 10: one word per bank (1 pass), three
+     * replays for the 3 further lanes of a word: 4 passes and 30 cycles:
+     * done 24 + 6 + 3 + 30 = 63, exit @64 */
+    const char *sets[] = {"core.smem_atomic_replay=10", NULL};
+    atom_case(sets, "and r1, r0, 60", 64, 3);
+}
+
+Test(smem_atomics, distinct_words_of_one_bank_with_replay_mode)
+{
+    /* r1 = tid << 7: word 32 tid, all in bank 0, distinct: 32 passes with or
+     * without replays (no word is shared): done 61, exit @62 */
+    const char *sets[] = {"core.smem_atomic_replay=10", NULL};
+    atom_case(sets, "shl r1, r0, 7", 62, 31);
+}
+
+Test(smem_atomics, uniform_overrides_replays)
+{
+    /* all lanes on word 0 with both: one update, no replay: exit @31 */
+    const char *sets[] = {"core.smem_atomic_uniform=true", "core.smem_atomic_replay=10", NULL};
+    atom_case(sets, "and r1, r0, 0", 31, 0);
+}
+
+/* Two independent atomics (distinct banks, r1 = tid * 4) under the
+ * scoreboard discipline (barrel processing waits for every instruction
+ * anyway): mov @10, shl @17, the first atomic @24, done 30. The second
+ * needs only r1: it issues @25 without core.smem_atomic_serial, and with it
+ * the cycle after the first is done, @31. */
+static void serial_case(const char *set, uint64_t second_at)
+{
+    const char *sets[] = {"core.discipline=scoreboard", set, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, ".shared buf u32[1024]\n"
+                      "mov r0, %tid.x\n"
+                      "shl r1, r0, 2\n"
+                      "atom.shared.add.u32 r2, [r1+@buf], 1\n"
+                      "atom.shared.add.u32 r3, [r1+@buf], 1\n"
+                      "exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 5);
+    cr_expect_eq(h->log[2].cycle, 24);
+    cr_expect_eq(h->log[3].cycle, second_at);
+    harness_free(h);
+}
+
+Test(smem_atomics, overlapping_by_default)
+{
+    serial_case("core.smem_atomic_serial=false", 25);
+}
+
+Test(smem_atomics, serial_waits_for_the_previous_atomic)
+{
+    serial_case("core.smem_atomic_serial=true", 31);
+}
