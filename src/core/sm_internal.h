@@ -354,7 +354,7 @@ static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_ou
             *lat_extra = replays * s->p.smem_atomic_replay;
         }
     } else if (u == CORE_UNIT_LDST && s->p.l1d_banks && o->mem_lanes) {   /* global accesses */
-        unsigned deg = sm_bank_degree(o, s->p.l1d_banks, 4, false);
+        unsigned deg = sm_bank_degree(o, s->p.l1d_banks, s->p.l1d_bank_bytes, false);
         if (deg > passes) {
             s->l1d_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
             passes = deg;

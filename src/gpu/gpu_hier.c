@@ -121,6 +121,7 @@ static void build_units(gpu_hier *h, gpu *g)
         h->units[i] = u;
         ldst_set_atomic_rate(u, cfg_float(g->cfg, "l1d.atomic_lanes_per_cycle"));
         ldst_set_hit_interval(u, (unsigned)cfg_int(g->cfg, "l1d.warp_hit_interval"));
+        ldst_set_accesses_per_cycle(u, (unsigned)cfg_int(g->cfg, "l1d.accesses_per_cycle"));
         snprintf(name, sizeof name, "sm%u.memreq", i);
         des_port *q = gpu_port(name, sizeof(warp_mem_req), 2, core, 1, sm_actor(g->sms[i]), ldst_actor(u));
         snprintf(name, sizeof name, "sm%u.memresp", i);

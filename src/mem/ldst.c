@@ -100,6 +100,9 @@ struct ldst {
      * the next access waits for port_free (core cycle). */
     double atomic_rate;
     uint64_t port_free;
+    /* Accesses of the instruction in the unit the L1 takes per core cycle
+     * (l1d.accesses_per_cycle; 1 = one port). */
+    unsigned ports;
     /* Responses the SM port refused (it is sized so this stays empty). */
     GQueue *resp_wait;
     uint64_t busy_cycles, stall_coal, stall_mshr, stall_icnt, stall_set, fill_stalls;
@@ -152,6 +155,7 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
     u->free_head = 0;
     u->hcap = 64;
     u->atomic_rate = COALESCE_LANES;
+    u->ports = 1;
     u->hits = g_new(hit_ev, u->hcap);
     u->resp_wait = g_queue_new();
     coalesce_stats_init(&u->cst);
@@ -215,6 +219,8 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
 
 void ldst_set_hit_interval(ldst *u, unsigned cycles) { u->hit_interval = cycles; }
+
+void ldst_set_accesses_per_cycle(ldst *u, unsigned n) { u->ports = n ? n : 1; }
 
 /* The ready cycle of a hit of warp `w` whose data the L1 has at `ready`:
  * no earlier than hit_interval cycles after the warp's previous hit. */
@@ -624,8 +630,9 @@ static bool requeue(ldst *u, const cache_access *ca, cache_fail why, uint64_t c)
     return true;
 }
 
-/* One access through the L1 port. */
-static void issue_access(ldst *u, uint64_t c, des_time t)
+/* One access through the L1 port; `last`: the cycle's last port, so an
+ * instruction with accesses left after it waits for the coalescer. */
+static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
 {
     const coalesce_access *a = &u->acc[u->next];
     if (c < u->port_free) {   /* a previous atomic's lanes still hold the port */
@@ -691,7 +698,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t)
     if (++u->next == u->nacc) {
         in->unit = c - in->ready_at;   /* (c - issued + 1) + (issued - ready_at - 1) */
         retire(u);
-    } else {
+    } else if (last) {
         u->stall_coal++;
         if (in->lpc)
             in->lpc->stall_coal++;
@@ -814,7 +821,14 @@ static void ldst_main(des_actor *self, void *data)
             if (u->busy)
                 u->busy_cycles++;   /* the port replayed: the instruction waits a cycle */
         } else if (u->busy && (!u->stalled || u->changed)) {
-            issue_access(u, c, t);
+            issue_access(u, c, t, u->ports == 1);
+            /* More accesses of the same instruction through the other
+             * ports; the cycle is counted busy once. */
+            for (unsigned k = 1; k < u->ports && u->busy && !u->stalled && c >= u->port_free; k++) {
+                uint64_t busy = u->busy_cycles;
+                issue_access(u, c, t, k + 1 == u->ports);
+                u->busy_cycles = busy;
+            }
         }
         des_count_events(u->engine, 1);
         publish(u);

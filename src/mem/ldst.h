@@ -43,6 +43,9 @@ void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle);
 /* One warp's L1 hits return at most one line per `cycles` core cycles
  * (0: no limit, each hit ready hit_latency after its access). */
 void ldst_set_hit_interval(ldst *u, unsigned cycles);
+/* The L1 takes up to n accesses (lines) of the instruction in the unit per
+ * core cycle (default 1: a single port). */
+void ldst_set_accesses_per_cycle(ldst *u, unsigned n);
 des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */
