@@ -104,6 +104,7 @@ typedef struct core_params {
     bool units_per_scheduler;      /* unit i serves scheduler i mod schedulers */
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
     unsigned l1d_banks;          /* core.l1d_banks: 0 = no L1 bank conflicts */
+    unsigned ldst_line_bytes;    /* core.ldst_line_bytes: 0 = LD/ST passes per lanes threads */
     unsigned rf_banks;             /* register-file banks; 0 = no conflicts */
     unsigned cond_acc_levels_per_cycle; /* prefix-sum adder levels per cycle, 0 = free */
     unsigned scan_cycles;          /* cycles COND_ACC / TREE_TRAVERSE's prefix sum adds */

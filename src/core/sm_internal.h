@@ -275,6 +275,7 @@ bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, bool atomic);
 unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bank_bytes, bool atomic);
+unsigned sm_line_count(const isa_exec_out *o, unsigned line_bytes);
 void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
                      uint64_t k, uint32_t pc);
 void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
@@ -326,14 +327,31 @@ static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, c
     return p->unit[u].latency;
 }
 
+/* A global load on an LD/ST unit held per line (core.ldst_line_bytes). */
+static inline bool sm_ldst_by_line(const sm *s, core_unit_kind u, const isa_inst *in)
+{
+    return u == CORE_UNIT_LDST && s->p.ldst_line_bytes && in->cls == ISA_CLASS_LD_GLOBAL;
+}
+/* Cycles after the first pass until the instruction leaves the unit: its
+ * passes, or the issue port's. Per-line LD/ST passes stream their lines to
+ * the L1 (which takes one per cycle anyway): they hold the unit but do not
+ * delay the request. */
+static inline uint64_t sm_pass_extra(const sm *s, core_unit_kind u, const isa_inst *in, unsigned passes)
+{
+    uint64_t own = sm_ldst_by_line(s, u, in) ? 0 : (uint64_t)s->p.unit[u].ii * (passes - 1);
+    return own > s->passes_port - 1 ? own : s->passes_port - 1;
+}
 /* Passes of a warp instruction through a unit of kind u, for both issue
  * paths: one per `lanes` threads, more when its shared-memory accesses
  * conflict on banks (the extra cycles counted in smem_conflict_cycles) or,
- * with core.l1d_banks, its global accesses on the L1's banks. */
+ * with core.l1d_banks, its global accesses on the L1's banks; with
+ * core.ldst_line_bytes a global load takes one pass per distinct line. */
 static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in)
 {
     const core_unit_params *up = &s->p.unit[u];
     unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    if (sm_ldst_by_line(s, u, in) && o->mem_lanes)
+        passes = sm_line_count(o, s->p.ldst_line_bytes);
     if (u == CORE_UNIT_SMEM && o->mem_lanes) {
         unsigned deg = sm_smem_degree(s, o, in->cls == ISA_CLASS_ATOMIC);
         if (deg > passes) {
