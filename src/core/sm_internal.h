@@ -333,12 +333,15 @@ static inline bool sm_ldst_by_line(const sm *s, core_unit_kind u, const isa_inst
     return u == CORE_UNIT_LDST && s->p.ldst_line_bytes && in->cls == ISA_CLASS_LD_GLOBAL;
 }
 /* Cycles after the first pass until the instruction leaves the unit: its
- * passes, or the issue port's. Per-line LD/ST passes stream their lines to
- * the L1 (which takes one per cycle anyway): they hold the unit but do not
- * delay the request. */
+ * passes, or the issue port's. Per-line LD/ST passes hold the unit but do
+ * not change the latency through it (its lanes' passes, as without them):
+ * the lines stream on to the L1, which takes one per cycle anyway. */
 static inline uint64_t sm_pass_extra(const sm *s, core_unit_kind u, const isa_inst *in, unsigned passes)
 {
-    uint64_t own = sm_ldst_by_line(s, u, in) ? 0 : (uint64_t)s->p.unit[u].ii * (passes - 1);
+    const core_unit_params *up = &s->p.unit[u];
+    if (sm_ldst_by_line(s, u, in))
+        passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    uint64_t own = (uint64_t)up->ii * (passes - 1);
     return own > s->passes_port - 1 ? own : s->passes_port - 1;
 }
 /* Passes of a warp instruction through a unit of kind u, for both issue

