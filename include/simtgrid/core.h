@@ -109,6 +109,7 @@ typedef struct core_params {
     unsigned smem_atomic_replay;   /* 0: lanes serialize per bank; else replay latency */
     unsigned l1d_banks;          /* core.l1d_banks: 0 = no L1 bank conflicts */
     unsigned l1d_bank_bytes;     /* core.l1d_bank_bytes: bytes per L1 bank interleave unit */
+    unsigned ldst_line_bytes;    /* core.ldst_line_bytes: 0 = LD/ST passes per lanes threads */
     unsigned rf_banks;             /* register-file banks; 0 = no conflicts */
     unsigned cond_acc_levels_per_cycle; /* prefix-sum adder levels per cycle, 0 = free */
     unsigned scan_cycles;          /* cycles COND_ACC / TREE_TRAVERSE's prefix sum adds */

@@ -278,6 +278,7 @@ bool sm_is_control(const isa_inst *in);
  * same-word replays (core.smem_atomic_replay) go to *replays. */
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays);
 unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bank_bytes, bool atomic);
+unsigned sm_line_count(const isa_exec_out *o, unsigned line_bytes);
 void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint64_t done, uint64_t send_at,
                      uint64_t k, uint32_t pc);
 void sm_fault(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o);
@@ -329,18 +330,38 @@ static inline unsigned sm_latency_of(const core_params *p, const isa_inst *in, c
     return p->unit[u].latency;
 }
 
+/* A global load on an LD/ST unit held per line (core.ldst_line_bytes). */
+static inline bool sm_ldst_by_line(const sm *s, core_unit_kind u, const isa_inst *in)
+{
+    return u == CORE_UNIT_LDST && s->p.ldst_line_bytes && in->cls == ISA_CLASS_LD_GLOBAL;
+}
+/* Cycles after the first pass until the instruction leaves the unit: its
+ * passes, or the issue port's. Per-line LD/ST passes hold the unit but do
+ * not change the latency through it (its lanes' passes, as without them):
+ * the lines stream on to the L1, which takes one per cycle anyway. */
+static inline uint64_t sm_pass_extra(const sm *s, core_unit_kind u, const isa_inst *in, unsigned passes)
+{
+    const core_unit_params *up = &s->p.unit[u];
+    if (sm_ldst_by_line(s, u, in))
+        passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    uint64_t own = (uint64_t)up->ii * (passes - 1);
+    return own > s->passes_port - 1 ? own : s->passes_port - 1;
+}
 /* Passes of a warp instruction through a unit of kind u, for both issue
  * paths: one per `lanes` threads, more when its shared-memory accesses
  * conflict on banks (the extra cycles counted in smem_conflict_cycles) or,
- * with core.l1d_banks, its global accesses on the L1's banks. A shared
- * atomic's same-word replays add a pass and core.smem_atomic_replay cycles
- * of latency each (*lat_extra). */
+ * with core.l1d_banks, its global accesses on the L1's banks; with
+ * core.ldst_line_bytes a global load takes one pass per distinct line. A
+ * shared atomic's same-word replays add a pass and core.smem_atomic_replay
+ * cycles of latency each (*lat_extra). */
 static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in,
                                       unsigned *lat_extra)
 {
     const core_unit_params *up = &s->p.unit[u];
     unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
     *lat_extra = 0;
+    if (sm_ldst_by_line(s, u, in) && o->mem_lanes)
+        passes = sm_line_count(o, s->p.ldst_line_bytes);
     if (u == CORE_UNIT_SMEM && o->mem_lanes) {
         unsigned replays;
         unsigned deg = sm_smem_degree(s, o, in, &replays);

@@ -277,6 +277,27 @@ unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool
     return best ? best : 1;
 }
 
+/* Distinct line_bytes-byte lines the lanes of a memory access touch (an
+ * access straddling a boundary touches both); at least 1. */
+unsigned sm_line_count(const isa_exec_out *o, unsigned line_bytes)
+{
+    uint64_t line[2 * ISA_MAX_LANES];
+    unsigned n = 0;
+    unsigned size = o->access_size ? o->access_size : 1;
+    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        uint64_t first = o->addr[l] / line_bytes, last = (o->addr[l] + size - 1) / line_bytes;
+        for (uint64_t x = first; x <= last && x <= first + 1; x++) {
+            bool seen = false;
+            for (unsigned i = 0; i < n && !seen; i++)
+                seen = line[i] == x;
+            if (!seen)
+                line[n++] = x;
+        }
+    }
+    return n ? n : 1;
+}
+
 static void send_or_queue(sm *s, const warp_mem_req *r, uint64_t at, uint64_t cycle)
 {
     if (at <= cycle && s->sendq_count == 0 &&
@@ -427,7 +448,7 @@ static void claim_unit(sm *s, unsigned sc, const isa_inst *in, const isa_exec_ou
         if (s->units[u][i].free_at < unit->free_at)
             unit = &s->units[u][i];
     unit->free_at = k + (uint64_t)up->ii * passes;
-    uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1)) + lat_extra;
+    uint64_t extra = sm_pass_extra(s, u, in, passes) + lat_extra;
     t->unit = u;
     t->send_at = k + (latency - 1) + extra;
     t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;

@@ -45,7 +45,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
         unsigned lat_extra;
         unsigned passes = sm_unit_passes(s, u, &o, in, &lat_extra);
         unit->free_at = ki + (uint64_t)up->ii * passes;
-        uint64_t extra = max_u64(s->passes_port - 1, (uint64_t)up->ii * (passes - 1)) + lat_extra;
+        uint64_t extra = sm_pass_extra(s, u, in, passes) + lat_extra;
         uint64_t done = ki + p->pipeline_depth - 1 + (latency - 1) + extra;
         if (p->rf_banks)
             sm_rf_book_banks(s, st, in, ki);
