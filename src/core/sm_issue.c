@@ -226,44 +226,10 @@ static unsigned bank_keys(const isa_exec_out *o, unsigned banks, unsigned bb, ui
     return n;
 }
 
-unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays)
+/* The most words one bank of the sorted keys must deliver: distinct words
+ * (the same word is broadcast), or every lane for `atomic`. */
+static unsigned keys_degree(const uint64_t *key, unsigned n, bool atomic)
 {
-    bool atomic = in->cls == ISA_CLASS_ATOMIC;
-    *replays = 0;
-    if (!atomic || (!s->p.smem_atomic_replay && !s->p.smem_atomic_uniform))
-        return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, atomic);
-    uint64_t key[4 * ISA_MAX_LANES];
-    unsigned n = bank_keys(o, s->p.smem_banks, s->p.smem_bank_bytes, key);
-    /* An add of a constant to one word for every lane: one update (the
-     * H100's ATOMS.POPC.INC; an add of lane values serializes). */
-    if (n && key[0] == key[n - 1] && s->p.smem_atomic_uniform && in->sub == ISA_ATOM_ADD &&
-        in->src[1].kind == ISA_OPND_IMM)
-        return 1;
-    if (!s->p.smem_atomic_replay)
-        return sm_bank_degree(o, s->p.smem_banks, s->p.smem_bank_bytes, true);
-    /* distinct words of the busiest bank, and the most lanes on one word */
-    unsigned words = n ? 1 : 0, wrun = 0, same = n ? 1 : 0, srun = 0;
-    for (unsigned i = 0; i < n; i++) {
-        if (i == 0 || key[i] >> 40 != key[i - 1] >> 40)
-            wrun = 1;
-        else if (key[i] != key[i - 1])
-            wrun++;
-        srun = i && key[i] == key[i - 1] ? srun + 1 : 1;
-        words = wrun > words ? wrun : words;
-        same = srun > same ? srun : same;
-    }
-    *replays = same ? same - 1 : 0;
-    return words ? words : 1;
-}
-
-/* Bank-conflict degree of an access to `banks` banks of bb-byte words
- * (shared memory; the L1's banks with core.l1d_banks): the most distinct
- * words any one bank must deliver (the same word is broadcast). Atomics
- * serialize every lane of a bank. */
-unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
-{
-    uint64_t key[4 * ISA_MAX_LANES];
-    unsigned n = bank_keys(o, banks, bb, key);
     unsigned best = n ? 1 : 0, run = 0;
     for (unsigned i = 0; i < n; i++) {
         bool new_bank = i == 0 || key[i] >> 40 != key[i - 1] >> 40;
@@ -275,6 +241,41 @@ unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool
             best = run;
     }
     return best ? best : 1;
+}
+
+unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays)
+{
+    bool atomic = in->cls == ISA_CLASS_ATOMIC;
+    uint64_t key[4 * ISA_MAX_LANES];
+    unsigned n = bank_keys(o, s->p.smem_banks, s->p.smem_bank_bytes, key);
+    *replays = 0;
+    /* An add of a constant to one word for every lane: one update (the
+     * H100's ATOMS.POPC.INC; an add of lane values serializes). */
+    if (atomic && s->p.smem_atomic_uniform && n && key[0] == key[n - 1] && in->sub == ISA_ATOM_ADD &&
+        in->src[1].kind == ISA_OPND_IMM)
+        return 1;
+    if (!atomic || !s->p.smem_atomic_replay)
+        return keys_degree(key, n, atomic);
+    /* core.smem_atomic_replay: distinct words of the busiest bank, and a
+     * replay for each further lane on the most-shared word */
+    unsigned same = n ? 1 : 0, run = 0;
+    for (unsigned i = 0; i < n; i++) {
+        run = i && key[i] == key[i - 1] ? run + 1 : 1;
+        same = run > same ? run : same;
+    }
+    *replays = same ? same - 1 : 0;
+    return keys_degree(key, n, false);
+}
+
+/* Bank-conflict degree of an access to `banks` banks of bb-byte words
+ * (shared memory; the L1's banks with core.l1d_banks): the most distinct
+ * words any one bank must deliver (the same word is broadcast). Atomics
+ * serialize every lane of a bank. */
+unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
+{
+    uint64_t key[4 * ISA_MAX_LANES];
+    unsigned n = bank_keys(o, banks, bb, key);
+    return keys_degree(key, n, atomic);
 }
 
 /* Distinct line_bytes-byte lines the lanes of a memory access touch (an
