@@ -605,7 +605,7 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake)
                 continue;
             sched_add(&s->sc[s->ent[e].sched].s, &s->view, e, -1);
             d->parked[e] = false;
-            s->status[e] = sm_entity_status(s, e, k, wake);
+            sm_set_status(s, e, sm_entity_status(s, e, k, wake));
         }
     }
     for (uint32_t e = d->g[d->maj].head; e != NONE; e = d->gnext[e])

@@ -1,35 +1,54 @@
-/* The warp-scheduler actor (sched_actor.h, docs/core.md): the policy's
- * hooks run here, one message at a time, in the order the core sent them. */
+/* The warp-scheduler actor (sched_actor.h, docs/core.md): the core's
+ * reports and the policy's hooks run here, one message at a time, in the
+ * order the core sent them. */
 #include "core/sched_actor.h"
 
 #include <glib.h>
+#include <string.h>
+
+/* A message's reports: the first `n` entries of the box. */
+static void apply_reports(sched_actor *a, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        sched_report r = a->box[i];
+        uint32_t id = (uint32_t)r;
+        a->status[id] = (uint8_t)(r >> 32);
+        if (r & SCHED_AGED)
+            a->age[id] = a->box[++i];
+    }
+}
 
 static void sched_main(des_lactor *self, void *data, des_time now)
 {
     (void)self;
     sched_actor *a = data;
+    const sched_view *v = &a->v;
     sched_msg c;
     while (des_lport_take(a->in, &c, now)) {
+        if (c.nrep)
+            apply_reports(a, c.nrep);
         sched_reply r = {.id = -1, .k = c.k};
         switch ((enum sched_msg_kind)c.kind) {
         case SA_PICK:
-            r.id = sched_pick(a->q, a->v, c.k);
+            r.id = sched_pick(a->q, v, c.k);
             if (r.id >= 0)
-                sched_issued(a->q, a->v, (unsigned)r.id, c.k);
+                sched_issued(a->q, v, (unsigned)r.id, c.k);
             break;
         case SA_OFFER:
             if (c.issued >= 0)
-                sched_issued(a->q, a->v, (unsigned)c.issued, c.k);
-            r.id = sched_pick(a->q, a->v, c.k);
+                sched_issued(a->q, v, (unsigned)c.issued, c.k);
+            r.id = sched_pick(a->q, v, c.k);
             break;
         case SA_ISSUED:
-            sched_issued(a->q, a->v, (unsigned)c.issued, c.k);
+            sched_issued(a->q, v, (unsigned)c.issued, c.k);
             continue;
         case SA_END:
-            sched_cycle_end(a->q, a->v, c.k);
+            sched_cycle_end(a->q, v, c.k);
             continue;
         case SA_IDLE:
-            sched_idle(a->q, a->v, c.k);
+            sched_idle(a->q, v, c.k);
+            continue;
+        case SA_SYNC:
             continue;
         }
         if (!des_lport_send(a->out, &r, now))
@@ -38,9 +57,20 @@ static void sched_main(des_lactor *self, void *data, des_time now)
 }
 
 void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
-                      const sched_view *v, des_lactor *peer)
+                      const sched_view *v, unsigned nent, des_lactor *peer)
 {
-    *a = (sched_actor){.q = q, .v = v};
+    *a = (sched_actor){.q = q, .v = *v};
+    a->status = g_new(uint8_t, nent);
+    memset(a->status, WS_GONE, nent);
+    a->age = g_new0(uint64_t, nent);
+    a->v.status = a->status;
+    a->v.age = a->age;
+    /* A compute of statuses reports each entity at most once: the core
+     * reserves room for all before it (sched_actor_reserve). */
+    if (nent > UINT16_MAX - 64)
+        g_error("warp scheduler %s: %u entities, more than a message's reports", name, nent);
+    a->cap = nent + 64;
+    a->box = g_new(sched_report, a->cap);
     a->self = des_lactor_new(g, name, sched_main, a);
     /* One question in flight at a time, answered in the same cycle. */
     char *in = g_strdup_printf("%s.in", name), *out = g_strdup_printf("%s.out", name);
@@ -48,6 +78,24 @@ void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
     a->out = des_lport_new(g, out, a->self, peer, sizeof(sched_reply), 2, 1);
     g_free(in);
     g_free(out);
+}
+
+void sched_actor_free(sched_actor *a)
+{
+    g_free(a->status);
+    g_free(a->age);
+    g_free(a->box);
+}
+
+void sched_actor_flush(sched_actor *a, des_lgroup *g, uint64_t *tick)
+{
+    sched_actor_ask(a, g, tick, (sched_msg){.kind = SA_SYNC});
+}
+
+void sched_actor_kept(sched_actor *a, unsigned taken)
+{
+    a->nbox -= taken;
+    memmove(a->box, a->box + taken, a->nbox * sizeof *a->box);
 }
 
 void sched_actor_full(const sched_actor *a)

@@ -1,15 +1,23 @@
 /* The warp-scheduler actor (issue 12, docs/core.md "The scheduler actor"):
  * one lightweight actor (simtgrid/des_lite.h) per scheduler partition of an
  * SM, in one group per SM. It owns its policy (a `sched`, warp_sched.h) and
- * decides the cycle's issues; the core asks through a port and the actor
- * answers within the cycle, in ticks, like the DRAM bank exchange:
+ * its warps' ready state as the core reports it, and decides the cycle's
+ * issues; the core asks through a port and the actor answers within the
+ * cycle, in ticks, like the DRAM bank exchange:
  *
  *   the core sends at tick t (at least k * SCHED_TICKS for cycle k),
  *   the actor applies it at t + 1 and replies at t + 1,
  *   the core reads the reply at t + 2.
  *
- * The warps' statuses and ages are the SM's view (sched_view), written by
- * the core before it asks, read by the policy. */
+ * Ready state: the actor keeps its own status and age per entity, changed
+ * only by the core's reports (sched_actor_report). Reports do not travel
+ * alone: the core batches them into the next message, which the actor
+ * applies before acting on it, so every question sees the statuses the
+ * core computed before asking. The batch travels by reference (zero copy):
+ * the core writes the actor's report box and the message says how many
+ * entries are its; the core writes the box again only after the actor has
+ * taken the message (the host's exchange runs the group before returning;
+ * a scripted peer waits for the reply). A full box goes alone (SA_SYNC). */
 #ifndef SIMTGRID_CORE_SCHED_ACTOR_H
 #define SIMTGRID_CORE_SCHED_ACTOR_H
 
@@ -29,10 +37,12 @@ enum sched_msg_kind {
     SA_ISSUED,    /* `issued` issued at cycle k (no reply) */
     SA_END,       /* end of cycle k (no reply) */
     SA_IDLE,      /* k more cycles like the last, nothing issued (no reply) */
+    SA_SYNC,      /* only the reports (a full box; no reply) */
 };
 
 typedef struct sched_msg {
     uint8_t kind;        /* enum sched_msg_kind */
+    uint16_t nrep;       /* the reports of the box that ride on it */
     int32_t issued;
     uint64_t k;
 } sched_msg;
@@ -42,34 +52,86 @@ typedef struct sched_reply {
     uint64_t k;
 } sched_reply;
 
+/* One report, one word: entity id (bits 0-31) is now status (bits 32-39,
+ * enum warp_status); with SCHED_AGED the next word is its age (a new
+ * entity: dispatch order, smaller = older). */
+typedef uint64_t sched_report;
+#define SCHED_AGED (UINT64_C(1) << 40)
+
 typedef struct sched_actor {
     des_lactor *self;
     des_lport *in, *out;   /* from the core, to the core (the group's host) */
     sched *q;
-    const sched_view *v;
+    sched_view v;          /* the core's view, with the actor's own status and age */
+    uint8_t *status;       /* per entity id, as reported */
+    uint64_t *age;
+    sched_report *box;     /* reports for the next message, written by the core:
+                              room for every entity's status and one age */
+    unsigned nbox, cap;
 } sched_actor;
 
-/* An actor named `name` in group g driving policy q over view v; its peer
- * (the core) is `peer`, or NULL for the group's host (sched_actor_ask). */
+/* An actor named `name` in group g driving policy q over `nent` entities
+ * (nent + 64 reports fit in a message: nent <= UINT16_MAX - 64);
+ * the view's other fields (slot, host, next, mem, pred) are v's. Every
+ * status starts WS_GONE, every age 0. Its peer (the core) is `peer`, or
+ * NULL for the group's host (sched_actor_ask). */
 void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
-                      const sched_view *v, des_lactor *peer);
+                      const sched_view *v, unsigned nent, des_lactor *peer);
+void sched_actor_free(sched_actor *a);
 
 void sched_actor_full(const sched_actor *a);   /* aborts: a port cannot be full */
+/* Reports written while the actor ran (by a hook it called) stay for the
+ * next message: the first `taken` leave the box. */
+void sched_actor_kept(sched_actor *a, unsigned taken);
 
 /* The core's side: one exchange at the group's clock *tick (raised to
- * k * SCHED_TICKS first); returns the reply's id, or -1 for messages without
- * a reply. Inline: the SM makes one a cycle. */
-static inline int sched_actor_ask(sched_actor *a, des_lgroup *g, uint64_t *tick, sched_msg m)
+ * k * SCHED_TICKS first), carrying the reports of the box; returns the
+ * reply's id, or -1 for messages without a reply. Inline: the SM makes one
+ * a cycle. */
+static inline __attribute__((always_inline)) int sched_actor_ask(sched_actor *a, des_lgroup *g, uint64_t *tick, sched_msg m)
 {
     uint64_t t = m.k * SCHED_TICKS;
-    if (m.kind == SA_IDLE || t < *tick)
+    if (m.kind == SA_IDLE || m.kind == SA_SYNC || t < *tick)
         t = *tick;   /* the group's clock never goes back */
+    m.nrep = (uint16_t)a->nbox;
     if (!des_lport_send(a->in, &m, t))
         sched_actor_full(a);
     *tick = t + 2;
     des_lgroup_run(g, *tick);
+    if (a->nbox == m.nrep)
+        a->nbox = 0;   /* taken: the box is the core's again */
+    else
+        sched_actor_kept(a, m.nrep);
     sched_reply r;
     return des_lport_take(a->out, &r, *tick) ? r.id : -1;
+}
+
+/* Sends the box alone (SA_SYNC). */
+void sched_actor_flush(sched_actor *a, des_lgroup *g, uint64_t *tick);
+
+/* Room for n more reports in the box, flushing it first if needed. */
+static inline void sched_actor_reserve(sched_actor *a, des_lgroup *g, uint64_t *tick, unsigned n)
+{
+    if (a->nbox + n > a->cap)
+        sched_actor_flush(a, g, tick);
+}
+
+/* The core reports entity `id` at `status`; it reaches the actor with the
+ * next message. */
+static inline void sched_actor_report(sched_actor *a, des_lgroup *g, uint64_t *tick, unsigned id,
+                                      uint8_t status)
+{
+    sched_actor_reserve(a, g, tick, 1);
+    a->box[a->nbox++] = id | (uint64_t)status << 32;
+}
+
+/* A new entity `id`: its status and its age. */
+static inline void sched_actor_report_new(sched_actor *a, des_lgroup *g, uint64_t *tick,
+                                          unsigned id, uint8_t status, uint64_t age)
+{
+    sched_actor_reserve(a, g, tick, 2);
+    a->box[a->nbox++] = id | (uint64_t)status << 32 | SCHED_AGED;
+    a->box[a->nbox++] = age;
 }
 
 #endif

@@ -212,7 +212,8 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     g_free(gname);
     for (unsigned i = 0; i < p->schedulers; i++) {
         char *name = g_strdup_printf("%s.sched%u", s->name, i);
-        sched_actor_init(&s->sc[i].act, s->sched_group, name, &s->sc[i].s, &s->view, NULL);
+        sched_actor_init(&s->sc[i].act, s->sched_group, name, &s->sc[i].s, &s->view, s->nent_cap,
+                         NULL);
         g_free(name);
     }
     des_lgroup_run(s->sched_group, 0);   /* the actors' first run */
@@ -261,6 +262,8 @@ void sm_set_feedback(sm *s, mem_feedback *fb)
 {
     s->fb = fb;
     s->view.mem = fb;
+    for (unsigned i = 0; i < s->p.schedulers; i++)
+        s->sc[i].act.v.mem = fb;   /* the actors' views copied the SM's at creation */
 }
 
 void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out)
@@ -283,8 +286,10 @@ void sm_free(sm *s)
     s->rc->destroy(s->rc_state);
     for (unsigned i = 0; i < s->p.max_ctas; i++)
         isa_cta_free(s->cta[i].ic);
-    for (unsigned i = 0; i < s->p.schedulers; i++)
+    for (unsigned i = 0; i < s->p.schedulers; i++) {
         sched_free(&s->sc[i].s);
+        sched_actor_free(&s->sc[i].act);
+    }
     des_lgroup_free(s->sched_group);
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         g_free(s->units[u]);

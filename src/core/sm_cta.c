@@ -32,6 +32,8 @@ unsigned sm_entity_new(sm *s, unsigned hw, int parent)
     s->age[id] = parent >= 0 ? s->age[parent] : h->age;
     s->slot[id] = hw / s->p.schedulers;
     s->status[id] = WS_DEP;   /* not pickable before statuses are computed */
+    sched_actor_report_new(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id,
+                           WS_DEP, s->age[id]);
     sched *q = &s->sc[s->ent[id].sched].s;
     sched_add(q, &s->view, id, parent);
     if (h->nentities++ > 0)
@@ -46,7 +48,7 @@ void sm_entity_free(sm *s, unsigned e)
     sm_hw *h = &s->hw[w->hw];
     sched_remove(&s->sc[w->sched].s, e);
     w->live = false;
-    s->status[e] = WS_GONE;
+    sm_set_status(s, e, WS_GONE);
     if (--h->nentities > 0)
         s->splits--;
     s->cta[w->cta].live_entities--;
@@ -82,6 +84,7 @@ void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle)
     c->live = true;
     c->reported = false;
     c->launch = l;
+    c->code = l->il.prog ? isa_program_code(l->il.prog) : NULL;
     c->id = m->cta;
     c->start = c->end = cycle;
     c->nwarps = l->nwarps;

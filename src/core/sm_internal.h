@@ -62,6 +62,7 @@ typedef struct sm_cta {
     bool live;
     bool reported;
     const core_launch_rt *launch;
+    const isa_inst *code;      /* its program's instructions (sm_inst_of: no call per status) */
     isa_cta *ic;
     uint64_t id;
     uint64_t start, end;       /* arrival cycle; latest completion so far */
@@ -426,7 +427,7 @@ static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
     const sm_entity *w = &s->ent[e];
     if (w->trace)
         return atrace_inst(w->trace, w->pc);
-    return isa_program_inst(sm_prog_of(s, e), w->pc);
+    return &s->cta[w->cta].code[w->pc];
 }
 
 /* sm_sched_info.c: what memory-aware schedulers see of an entity */
@@ -469,7 +470,20 @@ void sm_account_empty(sm *s, uint64_t n);
 unsigned sm_wcat_bucket(const sm *s, unsigned threads);
 
 /* Scheduler sc's actor (sched_actor.h): one exchange within cycle k. */
-static inline int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, int issued, uint64_t k)
+/* Entity `id`'s status is now `st`: the SM's own view, and a report to its
+ * scheduler actor when it changed (sched_actor.h: the actor keeps its own
+ * copy). Every status write of the SM and its policies goes through here. */
+static inline void sm_set_status(sm *s, unsigned id, uint8_t st)
+{
+    if (s->status[id] == st)
+        return;
+    s->status[id] = st;
+    sched_actor_report(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id, st);
+}
+
+/* Forced inline: the hottest exchange (one per issuing cycle), which the
+ * compiler otherwise outlines from sm_issue.c's several call sites. */
+static inline __attribute__((always_inline)) int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, int issued, uint64_t k)
 {
     return sched_actor_ask(&s->sc[sc].act, s->sched_group, &s->sched_tick,
                            (sched_msg){.kind = kind, .issued = issued, .k = k});

@@ -563,23 +563,34 @@ void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const i
     else
         s->rc->after_issue(s, e, pc, o);   /* may free e */
     if (s->ent[e].live)
-        s->status[e] = WS_DEP;
+        sm_set_status(s, e, WS_DEP);
     if (exited)
         sm_threads_exited(s, cta, exited);
     if (barrier && s->ent[e].live)
         sm_barrier_arrive(s, e, done);
 }
 
-static void compute_statuses(sm *s, sched *q, uint64_t k, uint64_t *wake, uint8_t *worst)
+/* Statuses of scheduler sc's members at cycle k; the changed ones are
+ * reported to its actor (sm_set_status, unrolled: room reserved once). */
+static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
+    const sched *q = &s->sc[sc].s;
+    sched_actor *a = &s->sc[sc].act;
+    sched_actor_reserve(a, s->sched_group, &s->sched_tick, q->n);
+    sched_report *box = a->box;
+    unsigned nb = a->nbox;
     uint8_t best = WS_GONE;
     for (unsigned i = 0; i < q->n; i++) {
         unsigned id = q->members[i];
         uint8_t st = sm_entity_status(s, id, k, wake);
-        s->status[id] = st;
+        if (s->status[id] != st) {
+            s->status[id] = st;
+            box[nb++] = id | (uint64_t)st << 32;
+        }
         if (st < best)
             best = st;
     }
+    a->nbox = nb;
     *worst = best;
 }
 
@@ -596,7 +607,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
         unsigned u = sm_unit_of(&s->p, in);
         if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
             t->threads + (unsigned)__builtin_popcount(w->active) > s->p.warp_size) {
-            s->status[id] = WS_STRUCT;   /* not this slot; it may issue next cycle */
+            sm_set_status(s, (unsigned)id, WS_STRUCT);   /* not this slot; it may issue next cycle */
             continue;
         }
         sm_sched_ask(s, sc, SA_ISSUED, id, k);   /* claimed */
@@ -607,7 +618,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
     sched *q = &s->sc[sc].s;
-    compute_statuses(s, q, k, wake, worst);
+    compute_statuses(s, sc, k, wake, worst);
     bool ready = *worst == WS_READY;
     unsigned n = 0;
     while (n < s->p.issue_width) {
@@ -635,7 +646,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
         if (n < s->p.issue_width) {
             uint64_t ignored = NEVER_CYCLE;
             uint8_t w2;
-            compute_statuses(s, q, k, &ignored, &w2);   /* units just booked */
+            compute_statuses(s, sc, k, &ignored, &w2);   /* units just booked */
             ready = w2 == WS_READY;
         }
     }

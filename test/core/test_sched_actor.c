@@ -3,7 +3,8 @@
  * same group) and by the group's host, with the times of every message
  * worked out by hand from the protocol in sched_actor.h: a message sent at
  * tick t is applied by the actor at t + 1, whose reply reaches the core at
- * t + 2; cycle k starts at tick 64 k (SCHED_TICKS). */
+ * t + 2; cycle k starts at tick 64 k (SCHED_TICKS). The warps' statuses and
+ * ages reach the actor only as reports riding on the core's messages. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -15,12 +16,11 @@
 
 typedef struct rig {
     sched q;
-    uint8_t status[N];
-    uint64_t age[N];
     uint32_t slot[N];
     sched_view v;
     des_lgroup *g;
     sched_actor act;
+    uint64_t tick;   /* the host's clock of the group (sched_actor_ask) */
     /* the scripted core */
     des_lactor *core;
     unsigned step;
@@ -29,15 +29,17 @@ typedef struct rig {
     unsigned ngot;
 } rig;
 
+static void report(rig *r, unsigned id, uint8_t st)
+{
+    sched_actor_report(&r->act, r->g, &r->tick, id, st);
+}
+
 static void rig_init(rig *r, des_lactor_fn core_fn)
 {
     memset(r, 0, sizeof *r);
-    for (unsigned i = 0; i < N; i++) {
-        r->status[i] = WS_READY;
-        r->age[i] = i;   /* warp 0 oldest */
+    for (unsigned i = 0; i < N; i++)
         r->slot[i] = i;
-    }
-    r->v = (sched_view){.status = r->status, .age = r->age, .slot = r->slot};
+    r->v = (sched_view){.slot = r->slot};
     core_params p = {.fetch_group = 1};
     sched_init(&r->q, OPS("gto"), N, N, &p);
     for (unsigned i = 0; i < N; i++)
@@ -45,19 +47,25 @@ static void rig_init(rig *r, des_lactor_fn core_fn)
     r->g = des_lgroup_new("t");
     if (core_fn)
         r->core = des_lactor_new(r->g, "core", core_fn, r);
-    sched_actor_init(&r->act, r->g, "sched0", &r->q, &r->v, r->core);
+    sched_actor_init(&r->act, r->g, "sched0", &r->q, &r->v, N, r->core);
+    /* every warp ready, warp 0 oldest: reported, riding on the first message */
+    for (unsigned i = 0; i < N; i++)
+        sched_actor_report_new(&r->act, r->g, &r->tick, i, WS_READY, i);
 }
-
 static void rig_free(rig *r)
 {
     des_lgroup_free(r->g);
+    sched_actor_free(&r->act);
     sched_free(&r->q);
 }
 
+/* The scripted core's send: the box's reports ride on the message; the
+ * core writes the box again only in a later run, after the actor took it. */
 static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
 {
-    sched_msg m = {.kind = kind, .issued = issued, .k = k};
+    sched_msg m = {.kind = kind, .nrep = (uint16_t)r->act.nbox, .issued = issued, .k = k};
     cr_assert(des_lport_send(r->act.in, &m, t), "port full at %lu", (unsigned long)t);
+    r->act.nbox = 0;
 }
 
 /* The script, one step per run of the core:
@@ -81,19 +89,21 @@ static void core_main(des_lactor *self, void *data, des_time now)
     }
     switch (r->step++) {
     case 0: send(r, SA_PICK, -1, 0, now); break;
-    case 1: r->status[0] = WS_DEP; des_lactor_wake_at(self, 64); break;
+    case 1: report(r, 0, WS_DEP); des_lactor_wake_at(self, 64); break;
     case 2: send(r, SA_PICK, -1, 1, now); break;
     case 3:
-        r->status[1] = WS_DEP;
-        r->status[0] = WS_READY;
+        report(r, 1, WS_DEP);
+        report(r, 0, WS_READY);
         send(r, SA_OFFER, -1, 1, now);
         break;
     case 4:
         send(r, SA_ISSUED, 0, 1, now);
-        r->status[1] = WS_READY;
         des_lactor_wake_at(self, 128);
         break;
-    case 5: send(r, SA_PICK, -1, 2, now); break;
+    case 5:
+        report(r, 1, WS_READY);   /* rides on the next PICK */
+        send(r, SA_PICK, -1, 2, now);
+        break;
     default: break;
     }
 }
@@ -122,11 +132,11 @@ Test(sched_actor, host_exchange_ticks)
     rig r;
     rig_init(&r, NULL);
     des_lgroup_run(r.g, 0);
-    uint64_t tick = 0;
+    uint64_t tick = 0;   /* r.tick only counts flushes, none here */
     /* cycle 3: sent at 192, reply read at 194: the oldest, 0 */
     cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 3}), 0);
     cr_expect_eq(tick, 194);
-    r.status[0] = WS_DEP;
+    report(&r, 0, WS_DEP);
     /* a second issue in cycle 3: sent at 194, read at 196: warp 1 */
     cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 3}), 1);
     cr_expect_eq(tick, 196);
@@ -136,5 +146,59 @@ Test(sched_actor, host_exchange_ticks)
     /* cycle 4 starts at 256 */
     cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 4}), 1);
     cr_expect_eq(tick, 258);
+    rig_free(&r);
+}
+
+/* The actor's statuses and ages are its own: a report changes them only
+ * when a message carries it, and an age report reorders GTO. */
+Test(sched_actor, reports_ride_on_the_next_message)
+{
+    rig r;
+    rig_init(&r, NULL);
+    des_lgroup_run(r.g, 0);
+    uint64_t tick = 0;
+    /* nothing sent yet: the initial reports wait in the box */
+    cr_expect_eq(r.act.status[0], WS_GONE);
+    cr_expect_eq(r.act.nbox, 2 * N, "a status and an age each");
+    /* cycle 0, sent at 0: the reports apply first, then GTO picks the oldest, 0 */
+    cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 0}), 0);
+    cr_expect_eq(r.act.status[3], WS_READY);
+    cr_expect_eq(r.act.age[3], 3);
+    cr_expect_eq(r.act.nbox, 0);
+    /* warp 0 waits on memory; warps 1, 2, 3 are re-dated 10, 11, 5 */
+    report(&r, 0, WS_MEM);
+    sched_actor_report_new(&r.act, r.g, &r.tick, 1, WS_READY, 10);
+    sched_actor_report_new(&r.act, r.g, &r.tick, 2, WS_READY, 11);
+    sched_actor_report_new(&r.act, r.g, &r.tick, 3, WS_READY, 5);
+    cr_expect_eq(r.act.status[0], WS_READY, "a report alone changes nothing");
+    /* cycle 1 (tick 64): last issued (0) waits on memory; the oldest ready is 3 (age 5) */
+    cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 1}), 3);
+    cr_expect_eq(tick, 66);
+    cr_expect_eq(r.act.status[0], WS_MEM);
+    rig_free(&r);
+}
+
+/* A full box (N + 64 = 68 words, sched_actor.h) goes alone as SA_SYNC at
+ * the group's clock: two ticks, no reply; the report that did not fit
+ * waits for the next message. */
+Test(sched_actor, full_box_flushes_alone)
+{
+    rig r;
+    rig_init(&r, NULL);
+    des_lgroup_run(r.g, 0);
+    r.tick = 100;
+    cr_expect_eq(r.act.cap, 68);
+    /* 4 initial reports with ages (8 words) + 60 = 68: full, not yet sent */
+    for (unsigned i = 0; i < 60; i++)
+        report(&r, i % N, i % 2 ? WS_READY : WS_DEP);
+    cr_expect_eq(r.act.nbox, 68);
+    cr_expect_eq(r.tick, 100);
+    report(&r, 2, WS_BARRIER);   /* the flush: sent at 100, taken by 102 */
+    cr_expect_eq(r.tick, 102);
+    cr_expect_eq(r.act.nbox, 1);
+    /* the last of the 60 were i = 59 (warp 3, READY) and i = 58 (warp 2, DEP) */
+    cr_expect_eq(r.act.status[3], WS_READY);
+    cr_expect_eq(r.act.status[2], WS_DEP, "the last report is still in the box");
+    cr_expect_eq(r.act.age[3], 3);
     rig_free(&r);
 }
