@@ -18,6 +18,18 @@ static void apply_reports(sched_actor *a, unsigned n)
     }
 }
 
+/* The formation hook on entity id at cycle k, into the reply. */
+static void form(sched_actor *a, sched_reply *r, unsigned id, uint64_t k)
+{
+    unsigned n, threads;
+    r->formed = a->form(a->form_host, id, k, &n, &threads);
+    if (n > UINT16_MAX || threads > UINT16_MAX)
+        g_error("warp scheduler %s: %u sub-warps of %u threads do not fit a reply",
+                des_lactor_name(a->self), n, threads);
+    r->nsub = (uint16_t)n;
+    r->threads = (uint16_t)threads;
+}
+
 static void sched_main(des_lactor *self, void *data, des_time now)
 {
     (void)self;
@@ -27,12 +39,15 @@ static void sched_main(des_lactor *self, void *data, des_time now)
     while (des_lport_take(a->in, &c, now)) {
         if (c.nrep)
             apply_reports(a, c.nrep);
-        sched_reply r = {.id = -1, .k = c.k};
+        sched_reply r = {.id = -1};
         switch ((enum sched_msg_kind)c.kind) {
         case SA_PICK:
             r.id = sched_pick(a->q, v, c.k);
-            if (r.id >= 0)
+            if (r.id >= 0) {
                 sched_issued(a->q, v, (unsigned)r.id, c.k);
+                if (c.flags & SAF_FORM)
+                    form(a, &r, (unsigned)r.id, c.k);
+            }
             break;
         case SA_OFFER:
             if (c.issued >= 0)
@@ -50,6 +65,12 @@ static void sched_main(des_lactor *self, void *data, des_time now)
             continue;
         case SA_SYNC:
             continue;
+        case SA_FORM:
+            if (c.flags & SAF_RECORD)
+                sched_issued(a->q, v, (unsigned)c.issued, c.k);
+            form(a, &r, (unsigned)c.issued, c.k);
+            r.id = c.issued;
+            break;
         }
         if (!des_lport_send(a->out, &r, now))
             sched_actor_full(a);

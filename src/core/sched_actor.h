@@ -31,26 +31,42 @@
 #define SCHED_TICKS 64
 
 enum sched_msg_kind {
-    SA_PICK,      /* pick at cycle k and take it as issued: reply with the id (-1: none) */
+    SA_PICK,      /* pick at cycle k and take it as issued: reply with the id (-1: none);
+                     with SAF_FORM form the pick too (as SA_FORM) */
     SA_OFFER,     /* pick at cycle k for a slot being packed, `issued` (if >= 0) issued
                         first: reply with the id; the core claims it by sending it back */
     SA_ISSUED,    /* `issued` issued at cycle k (no reply) */
     SA_END,       /* end of cycle k (no reply) */
     SA_IDLE,      /* k more cycles like the last, nothing issued (no reply) */
     SA_SYNC,      /* only the reports (a full box; no reply) */
+    SA_FORM,      /* form entity `issued`'s instruction fetched at cycle k (the
+                     formation policy's hook, sched_actor.form); with SAF_RECORD
+                     record it as issued at k first: reply with the sub-warps */
 };
+
+enum { SAF_RECORD = 1, SAF_FORM = 2 };   /* sched_msg.flags */
 
 typedef struct sched_msg {
     uint8_t kind;        /* enum sched_msg_kind */
+    uint8_t flags;       /* SAF_* */
     uint16_t nrep;       /* the reports of the box that ride on it */
     int32_t issued;
     uint64_t k;
 } sched_msg;
 
 typedef struct sched_reply {
-    int32_t id;
-    uint64_t k;
+    int32_t id;          /* the pick (-1: none); SA_FORM: the entity formed */
+    uint16_t nsub;       /* formed: the number of sub-warps */
+    uint16_t threads;    /* formed: the threads that retire the instruction */
+    const void *formed;  /* formed: the sub-warps, by reference (the policy's
+                            buffer, valid until its next formation), else NULL */
 } sched_reply;
+
+/* A formation policy's hook (LWM, TBC, DWF; the SM's reconv_ops.form),
+ * called by the actor on SA_FORM: the sub-warps of entity `id` fetched at
+ * cycle k, *n of them, *threads retiring the instruction. */
+typedef const void *(*sched_form_fn)(void *host, unsigned id, uint64_t k, unsigned *n,
+                                     unsigned *threads);
 
 /* One report, one word: entity id (bits 0-31) is now status (bits 32-39,
  * enum warp_status); with SCHED_AGED the next word is its age (a new
@@ -65,6 +81,8 @@ typedef struct sched_actor {
     sched_view v;          /* the core's view, with the actor's own status and age */
     uint8_t *status;       /* per entity id, as reported */
     uint64_t *age;
+    sched_form_fn form;    /* the formation hook, or NULL */
+    void *form_host;
     sched_report *box;     /* reports for the next message, written by the core:
                               room for every entity's status and one age */
     unsigned nbox, cap;
@@ -85,10 +103,12 @@ void sched_actor_full(const sched_actor *a);   /* aborts: a port cannot be full 
 void sched_actor_kept(sched_actor *a, unsigned taken);
 
 /* The core's side: one exchange at the group's clock *tick (raised to
- * k * SCHED_TICKS first), carrying the reports of the box; returns the
- * reply's id, or -1 for messages without a reply. Inline: the SM makes one
- * a cycle. */
-static inline __attribute__((always_inline)) int sched_actor_ask(sched_actor *a, des_lgroup *g, uint64_t *tick, sched_msg m)
+ * k * SCHED_TICKS first), carrying the reports of the box; *r is the
+ * reply, if any (false for messages without one). Inline: the SM makes
+ * one a cycle. */
+static inline __attribute__((always_inline)) bool sched_actor_exchange(sched_actor *a, des_lgroup *g,
+                                                                       uint64_t *tick, sched_msg m,
+                                                                       sched_reply *r)
 {
     uint64_t t = m.k * SCHED_TICKS;
     if (m.kind == SA_IDLE || m.kind == SA_SYNC || t < *tick)
@@ -102,8 +122,15 @@ static inline __attribute__((always_inline)) int sched_actor_ask(sched_actor *a,
         a->nbox = 0;   /* taken: the box is the core's again */
     else
         sched_actor_kept(a, m.nrep);
+    return des_lport_take(a->out, r, *tick);
+}
+
+/* An exchange whose answer is an id: the reply's, or -1 without a reply. */
+static inline __attribute__((always_inline)) int sched_actor_ask(sched_actor *a, des_lgroup *g,
+                                                                 uint64_t *tick, sched_msg m)
+{
     sched_reply r;
-    return des_lport_take(a->out, &r, *tick) ? r.id : -1;
+    return sched_actor_exchange(a, g, tick, m, &r) ? r.id : -1;
 }
 
 /* Sends the box alone (SA_SYNC). */

@@ -165,6 +165,13 @@ static void sm_main(des_actor *self, void *data)
     }
 }
 
+/* The formation policy's hook as the scheduler actor calls it (SA_FORM). */
+static const void *sm_form(void *host, unsigned e, uint64_t k, unsigned *n, unsigned *threads)
+{
+    sm *s = host;
+    return s->rc->form(s, e, k, n, threads);
+}
+
 sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *core, stats *st)
 {
     sm *s = g_new0(sm, 1);
@@ -216,6 +223,11 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
                          NULL);
         g_free(name);
     }
+    if (s->rc->form)
+        for (unsigned i = 0; i < p->schedulers; i++) {
+            s->sc[i].act.form = sm_form;
+            s->sc[i].act.form_host = s;
+        }
     des_lgroup_run(s->sched_group, 0);   /* the actors' first run */
     s->rc_state = s->rc->create(s);
     sm_stats_register(s, st);

@@ -104,6 +104,7 @@ typedef struct sm_sched_stats {
 typedef struct sm_sched_state {
     sched s;                            /* the policy, run by `act` */
     sched_actor act;                    /* the scheduler actor (sched_actor.h) */
+    sched_reply formed;                 /* the actor's last formed reply (formed: unused) */
     uint64_t port_free;                 /* first cycle the issue port is free */
     unsigned cur_threads;               /* threads of the issue in progress (W category) */
     uint64_t rf_free[32];               /* per register-file bank (core.rf_banks <= 32): first free read cycle */

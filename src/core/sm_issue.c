@@ -622,13 +622,22 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
     bool ready = *worst == WS_READY;
     unsigned n = 0;
     while (n < s->p.issue_width) {
-        /* The actor picks and takes its pick as issued; a formation
-         * policy with its own pick (DWF, DWS) still asks the policy here. */
+        /* The actor picks and takes its pick as issued. A formation
+         * policy with its own pick (DWF, DWS) picks here, and the actor
+         * records the issue: with the formation (SA_FORM, DWF) or alone. */
         int id;
         if (s->rc->pick) {
             id = s->rc->pick(s, sc, k, wake);
-            if (id >= 0)
-                sched_issued(q, &s->view, (unsigned)id, k);
+            if (id >= 0 && !s->rc->form)
+                sm_sched_ask(s, sc, SA_ISSUED, id, k);
+        } else if (s->rc->form && (ready || q->ops->pick_every_cycle)) {
+            /* LWM, TBC: the pick comes formed (SAF_FORM), one exchange */
+            sm_sched_state *st = &s->sc[sc];
+            id = sched_actor_exchange(&st->act, s->sched_group, &s->sched_tick,
+                                      (sched_msg){.kind = SA_PICK, .flags = SAF_FORM, .k = k},
+                                      &st->formed)
+                     ? st->formed.id
+                     : -1;
         } else if (ready || q->ops->pick_every_cycle) {
             id = sm_sched_ask(s, sc, SA_PICK, -1, k);
         } else {

@@ -21,8 +21,18 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
     sm_sched_state *st = &s->sc[sc];
     uint32_t pc = w->pc;
     const isa_inst *in = isa_program_inst(prog, pc);
-    unsigned n, threads;
-    const sm_subwarp *sw = s->rc->form(s, e, k, &n, &threads);
+    /* The scheduler actor forms the sub-warps (the policy's hook, sm.c
+     * sm_form): with its pick (SAF_FORM, sm_issue_cycle), or on its own
+     * for an issue the policy picked itself (DWF), recorded first. */
+    sched_reply *r = &st->formed;
+    if (!r->formed || r->id != (int32_t)e)
+        sched_actor_exchange(&st->act, s->sched_group, &s->sched_tick,
+                             (sched_msg){.kind = SA_FORM, .flags = s->rc->pick ? SAF_RECORD : 0,
+                                         .issued = (int32_t)e, .k = k},
+                             r);
+    const sm_subwarp *sw = r->formed;
+    unsigned n = r->nsub, threads = r->threads;
+    r->formed = NULL;   /* used */
     core_unit_kind u = sm_unit_of(p, in);
     const core_unit_params *up = &p->unit[u];
     unsigned latency = sm_latency_of(p, in, u);

@@ -202,3 +202,69 @@ Test(sched_actor, full_box_flushes_alone)
     cr_expect_eq(r.act.age[3], 3);
     rig_free(&r);
 }
+
+/* SA_FORM: the actor calls the formation hook with the entity and the
+ * cycle and replies with what it formed, by reference; with SAF_RECORD it
+ * records the issue first (GTO's last issued is set before the hook runs). */
+typedef struct form_rig {
+    rig *r;
+    unsigned calls, id;
+    uint64_t k;
+    int last_seen;
+    int subwarps[3];
+} form_rig;
+
+static const void *fake_form(void *host, unsigned id, uint64_t k, unsigned *n, unsigned *threads)
+{
+    form_rig *f = host;
+    f->calls++;
+    f->id = id;
+    f->k = k;
+    f->last_seen = f->r->q.last;
+    *n = 3;
+    *threads = 40;
+    return f->subwarps;
+}
+
+Test(sched_actor, form_calls_the_hook_and_replies_by_reference)
+{
+    rig r;
+    rig_init(&r, NULL);
+    form_rig f = {.r = &r};
+    r.act.form = fake_form;
+    r.act.form_host = &f;
+    des_lgroup_run(r.g, 0);
+    uint64_t tick = 0;
+    sched_reply rep;
+    /* cycle 2 (tick 128): form warp 3, no record; reply read at 130 */
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick,
+                                   (sched_msg){.kind = SA_FORM, .issued = 3, .k = 2}, &rep));
+    cr_expect_eq(tick, 130);
+    cr_expect_eq(f.calls, 1);
+    cr_expect_eq(f.id, 3);
+    cr_expect_eq(f.k, 2);
+    cr_expect_eq(f.last_seen, -1, "nothing issued yet");
+    cr_expect_eq(rep.id, 3);
+    cr_expect_eq(rep.nsub, 3);
+    cr_expect_eq(rep.threads, 40);
+    cr_expect_eq(rep.formed, (const void *)f.subwarps);
+    /* cycle 3 (tick 192): form warp 1 and record it issued first */
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick,
+                                   (sched_msg){.kind = SA_FORM, .flags = SAF_RECORD, .issued = 1, .k = 3},
+                                   &rep));
+    cr_expect_eq(tick, 194);
+    cr_expect_eq(f.last_seen, 1);
+    cr_expect_eq(r.q.last, 1);
+    /* cycle 4 (tick 256): PICK with SAF_FORM: GTO keeps the last issued
+     * (1, ready), records it, then forms it, all in one exchange (258) */
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick,
+                                   (sched_msg){.kind = SA_PICK, .flags = SAF_FORM, .k = 4}, &rep));
+    cr_expect_eq(tick, 258);
+    cr_expect_eq(rep.id, 1);
+    cr_expect_eq(f.calls, 3);
+    cr_expect_eq(f.id, 1);
+    cr_expect_eq(f.k, 4);
+    cr_expect_eq(f.last_seen, 1);
+    cr_expect_eq(rep.formed, (const void *)f.subwarps);
+    rig_free(&r);
+}
