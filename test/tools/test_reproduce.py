@@ -187,6 +187,17 @@ class Rows(unittest.TestCase):
         self.assertEqual(rows[1], ["b", "", "100.000", "100.000"])
         self.assertEqual(rows[2], ["arithmetic mean", "", "75.000", "74.500"])
 
+    def test_restrict(self):
+        # full [a, b, c], quick [q, a]: --benchmarks c,q keeps c and q (in
+        # the experiment's order, full list first) for both modes
+        e = {"name": "x", "benchmarks": ["a", "b", "c"], "quick_benchmarks": ["q", "a"]}
+        X.restrict(e, ["q", "c"])
+        self.assertEqual(X.bench_list(e, False), ["c", "q"])
+        self.assertEqual(X.bench_list(e, True), ["c", "q"])
+        with self.assertRaises(X.ExperimentError) as cm:
+            X.restrict({"name": "x", "benchmarks": ["a"], "quick_benchmarks": ["a"]}, ["z"])
+        self.assertEqual(str(cm.exception), "x: no benchmark z (it has a)")
+
     def test_missing_point(self):
         with self.assertRaises(X.ExperimentError):
             self.row(kind="speedup", test={"sched": "2l", "G": "4"})

@@ -96,6 +96,18 @@ def find(papers_dir, paper):
     return sorted(glob.glob(os.path.join(papers_dir, paper, "*.json")))
 
 
+def restrict(e, names):
+    """Keep only the benchmarks `names` (from the full or the quick list) in
+    both lists of experiment e, so that a mode runs a chosen subset (e.g.
+    the cheapest benchmarks of an experiment too slow to run whole)."""
+    known = e["benchmarks"] + [b for b in e["quick_benchmarks"] if b not in e["benchmarks"]]
+    unknown = [b for b in names if b not in known]
+    if unknown:
+        raise ExperimentError(f"{e['name']}: no benchmark {', '.join(unknown)} "
+                              f"(it has {', '.join(known)})")
+    e["benchmarks"] = e["quick_benchmarks"] = [b for b in known if b in names]
+
+
 def bench_list(e, quick):
     return list(e["quick_benchmarks"] if quick else e["benchmarks"])
 
