@@ -117,6 +117,7 @@ struct ldst {
     /* What the SM's schedulers see (OAWS), or NULL; its FCW's training. */
     mem_feedback *fb;
     fcw_state fb_fcw;
+    uint64_t fb_fcw_sum, fb_fcw_samples;
     loadchar *lc;           /* the chip's characterisation table, or NULL */
     /* MASCAR's re-execution queue (ldst_set_reexec): load accesses the L1
      * refused for an MSHR or the miss queue wait here, replayed head first,
@@ -323,6 +324,13 @@ void ldst_finish(ldst *u, des_time end)
                           "DaCache: mean FCW over the retired divergent loads",
                           u->fcw_samples ? (double)u->fcw_sum / (double)u->fcw_samples : 0.0);
         }
+        if (u->fb) {   /* the FCW that OAWS and FCW-Only schedule by */
+            stats_derived(u->st, u->name, "sched_fcw", "warps", "OAWS / FCW-Only: FCW at the end (Fig 5.3)",
+                          (double)u->fb_fcw.fcw);
+            stats_derived(u->st, u->name, "sched_mean_fcw", "warps",
+                          "OAWS / FCW-Only: mean FCW over the retired divergent loads",
+                          u->fb_fcw_samples ? (double)u->fb_fcw_sum / (double)u->fb_fcw_samples : 0.0);
+        }
     }
 }
 
@@ -377,8 +385,11 @@ static void respond(ldst *u, uint32_t slot, des_time t)
             u->fcw_sum += u->dc->fcw.fcw;
             u->fcw_samples++;
         }
-        if (u->fb && coalesce_is_divergent(&u->co, in->accesses))
+        if (u->fb && coalesce_is_divergent(&u->co, in->accesses)) {
             fcw_retire(&u->fb_fcw, in->gprio, in->misses == 0);
+            u->fb_fcw_sum += u->fb_fcw.fcw;
+            u->fb_fcw_samples++;
+        }
         stats_hist_add(&u->latency, t / u->clk->period - in->issued);
         if (in->lpc)
             loadchar_done(u->lc, in->lpc, in->accesses, in->misses, in->unit, t / u->clk->period - in->ready_at);

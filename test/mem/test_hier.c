@@ -38,6 +38,7 @@ typedef struct script {
     des_time send_at[8];
     uint64_t line[8];       /* first address of the warp's 128 B */
     uint64_t line2[8];      /* lanes 16-31 read here instead when set */
+    uint32_t lane_step[8];  /* when set, lanes 8i..8i+7 read line + i x this (4 accesses) */
     uint8_t op[8];
     des_time resp_at[8];
 } script;
@@ -61,6 +62,9 @@ static void sm_main(des_actor *self, void *data)
             if (s->line2[s->sent])
                 for (unsigned l = 16; l < 32; l++)
                     q.addr[l] = s->line2[s->sent] + 4 * (l - 16);
+            if (s->lane_step[s->sent])
+                for (unsigned l = 0; l < 32; l++)
+                    q.addr[l] = s->line[s->sent] + (uint64_t)(l / 8) * s->lane_step[s->sent] + 4 * (l % 8);
             if (q.op == MEM_STORE)
                 q.flags = MEM_NO_REPLY;
             cr_assert(des_port_try_send(s->req, &q, now));
@@ -83,6 +87,7 @@ static unsigned route0(const void *ctx, uint64_t addr)
 static unsigned l1_mshrs = 32, l1_merge = 8, l1_reexec = 0;
 static stats *st;
 static loadchar *lc;   /* the unit's characterisation table (gpu.memdiv_stats) */
+static ldst *unit;     /* the LD/ST unit of the last build */
 
 static des_engine *build(script **out)
 {
@@ -115,6 +120,7 @@ static des_engine *build(script **out)
     static script s;
     des_actor *sma = des_actor_new(e, "sm0", sm_main, &s);
     ldst *u = ldst_new(e, "sm0", 0, &l1, &co, 8, route0, NULL, &clk[0], st);
+    unit = u;
     lc = loadchar_new(co.divergent_after);
     ldst_set_reexec(u, l1_reexec);
     ldst_set_loadchar(u, lc);
@@ -357,4 +363,40 @@ Test(hier, without_the_reexec_queue_the_next_load_waits)
     script *s = two_loads_one_mshr(0);
     cr_expect_eq(s->resp_at[0], 442);
     cr_expect_eq(s->resp_at[1], 343);
+}
+
+/* What OAWS's schedulers see (the feedback) after a divergent load of 4
+ * lines (lanes 8i..8i+7 in line 0x1000 + 128 i: 4 accesses, more than
+ * coalesce.divergent_after = 2) sent at 0 and again at 2000. The first
+ * misses its 4 lines (cold), the second hits all 4 (the lines are in 4
+ * consecutive sets). DLC: one entry, PC 0, #inst 2, #acc 8, #miss 4 (HMR
+ * 1/2). FCW (Fig 5.3, initially 4, CNT 128): the first load is partially
+ * cached (not fully) from SM-wide priority 0 < FCW, so CNT -= FCW - 0 = 4
+ * -> 124; the second is fully cached: CNT 125; FCW stays 4, so the unit's
+ * sched_fcw is 4 and sched_mean_fcw (4 + 4) / 2 = 4. No prediction rode
+ * with the requests (pred 0): Miss_inflight ends at 0; all 32 MSHRs free. */
+Test(hier, oaws_feedback_dlc_and_fcw)
+{
+    script *s;
+    des_engine *e = build(&s);
+    mem_feedback fb = {0};
+    ldst_set_feedback(unit, &fb);
+    plan(s, 2, (des_time[]){0, 2000}, (uint64_t[]){0x1000, 0x1000}, NULL);
+    s->lane_step[0] = s->lane_step[1] = 128;
+    des_run(e);
+    cr_assert_eq(s->got, 2);
+    const mem_dlc_entry *d = mem_dlc_find(&fb, 0);
+    cr_assert_not_null(d);
+    cr_expect_eq(d->insts, 2);
+    cr_expect_eq(d->accs, 8);
+    cr_expect_eq(d->misses, 4);
+    cr_expect_eq(fb.fcw, 4);
+    cr_expect_eq(fb.miss_inflight, 0);
+    cr_expect_eq(fb.mshr_free, 32);
+    ldst_finish(unit, 3000);
+    double v;
+    cr_assert(stats_get_derived(st, "sm0.ldst", "sched_fcw", &v));
+    cr_expect_float_eq(v, 4.0, 1e-12);
+    cr_assert(stats_get_derived(st, "sm0.ldst", "sched_mean_fcw", &v));
+    cr_expect_float_eq(v, 4.0, 1e-12);
 }

@@ -175,6 +175,29 @@ class Rows(unittest.TestCase):
         self.assertEqual(r["verdict"], V.NOT_MODELLED)
         self.assertEqual(r["note"], "missing: core.large_warp_threads")
 
+    def test_raw_table_per_column_where(self):
+        # hr of rr and of 2l/G=8 side by side, x100: a 50 and 49, b 100 and
+        # 100; arithmetic means (50 + 100) / 2 = 75 and (49 + 100) / 2 = 74.5
+        t = {"scenario": "s", "raw": True, "metric": "hr",
+             "columns": [{"label": "RR", "where": {"sched": "rr"}, "scale": 100},
+                         {"label": "2L", "where": {"sched": "2l", "G": "8"}, "scale": 100}]}
+        header, rows, _ = X.bench_table(dict(self.E, groups={}), t, self.R, ["a", "b"])
+        self.assertEqual(header, ["benchmark", "group", "RR", "2L"])
+        self.assertEqual(rows[0], ["a", "", "50.000", "49.000"])
+        self.assertEqual(rows[1], ["b", "", "100.000", "100.000"])
+        self.assertEqual(rows[2], ["arithmetic mean", "", "75.000", "74.500"])
+
+    def test_restrict(self):
+        # full [a, b, c], quick [q, a]: --benchmarks c,q keeps c and q (in
+        # the experiment's order, full list first) for both modes
+        e = {"name": "x", "benchmarks": ["a", "b", "c"], "quick_benchmarks": ["q", "a"]}
+        X.restrict(e, ["q", "c"])
+        self.assertEqual(X.bench_list(e, False), ["c", "q"])
+        self.assertEqual(X.bench_list(e, True), ["c", "q"])
+        with self.assertRaises(X.ExperimentError) as cm:
+            X.restrict({"name": "x", "benchmarks": ["a"], "quick_benchmarks": ["a"]}, ["z"])
+        self.assertEqual(str(cm.exception), "x: no benchmark z (it has a)")
+
     def test_missing_point(self):
         with self.assertRaises(X.ExperimentError):
             self.row(kind="speedup", test={"sched": "2l", "G": "4"})

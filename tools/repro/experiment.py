@@ -15,7 +15,8 @@ An experiment is a JSON file, workloads/papers/PAPER/NAME.json:
                        (the subset it covers)}, normalised to the
                        first column (whose raw metric is printed too);
                        with raw: true, levels at one point `where`, each
-                       column {label, metric, optional scale}
+                       column {label, metric, optional scale, optional
+                       where of its own} (metric may be the table's)
 
 Row kinds (field `kind`; all rows have name, source, paper):
   speedup   mean over benchmarks of metric(test) / metric(base), as a change
@@ -93,6 +94,18 @@ def load(path):
 def find(papers_dir, paper):
     """The experiment files of a paper, sorted by name."""
     return sorted(glob.glob(os.path.join(papers_dir, paper, "*.json")))
+
+
+def restrict(e, names):
+    """Keep only the benchmarks `names` (from the full or the quick list) in
+    both lists of experiment e, so that a mode runs a chosen subset (e.g.
+    the cheapest benchmarks of an experiment too slow to run whole)."""
+    known = e["benchmarks"] + [b for b in e["quick_benchmarks"] if b not in e["benchmarks"]]
+    unknown = [b for b in names if b not in known]
+    if unknown:
+        raise ExperimentError(f"{e['name']}: no benchmark {', '.join(unknown)} "
+                              f"(it has {', '.join(known)})")
+    e["benchmarks"] = e["quick_benchmarks"] = [b for b in known if b in names]
 
 
 def bench_list(e, quick):
@@ -229,17 +242,19 @@ def sweep_curve(e, r, results, members):
 
 
 def raw_table(e, t, results, benches):
-    """A table of levels at one point (t['where']): each column is a metric
-    (c['metric'] times c.get('scale', 1)), not normalised; arithmetic mean."""
+    """A table of levels at one point (t['where'], or a column's own where,
+    e.g. one scheduler per column): each column is a metric (c['metric'],
+    else the table's, times c.get('scale', 1)), not normalised; arithmetic
+    mean."""
     cols = t["columns"]
     group_of = {b: g for g, bs in e["groups"].items() for b in bs}
     header = ["benchmark", "group"] + [c["label"] for c in cols]
     rows, vals = [], [[] for _ in cols]
     for b in benches:
-        pt = point(results, t["scenario"], t.get("where", {}), b)
         cells = [b, group_of.get(b, "")]
         for i, c in enumerate(cols):
-            x = _num(pt, c["metric"], b) * c.get("scale", 1.0)
+            pt = point(results, t["scenario"], c.get("where", t.get("where", {})), b)
+            x = _num(pt, c.get("metric", t.get("metric")), b) * c.get("scale", 1.0)
             vals[i].append(x)
             cells.append(f"{x:.3f}")
         rows.append(cells)
