@@ -41,23 +41,13 @@ static char *edit(const char *from, const char *to) { return edit_text(CHIP_TWO_
 
 #define PARTS "[l2]\npartitions = 2\nfar_latency = 20\n"
 
-/* One thread loading a + off[i], i = 0..n-1, each after the previous. */
-static char *kernel(const unsigned *off, unsigned n)
-{
-    GString *s = g_string_new(".kernel lat\n.data a u32[65536] = zero\n    mov r1, 0\n");
-    for (unsigned i = 0; i < n; i++)
-        g_string_append_printf(s, "    add r2, r1, %u\n    ld.global.u32 r1, [r2+@a]\n", off[i]);
-    g_string_append(s, "    exit\n");
-    return g_string_free(s, FALSE);
-}
-
 enum { A = 0, B = 0x80, D = 0x100 };
 
 /* Runs the loads on SM `sm` (one block) with `sets`; checks the mean LD/ST
  * load latency is `sum` / n core cycles. The run is left in `cr`. */
 static void run_loads(chip_run *cr, unsigned sm, const unsigned *off, unsigned n, unsigned sum, char *const *sets)
 {
-    char *k = kernel(off, n);
+    char *k = chip_chain_kernel(off, n);
     char *lt = g_strdup_printf("grid = 1\nblock = 1\nsms = %u", sm);
     char *model = edit("[l2]\n", PARTS);
     char *all[4] = {"dram.timing=simple", NULL, NULL, NULL};   /* the timings above */
