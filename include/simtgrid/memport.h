@@ -21,6 +21,8 @@ enum mem_flags {
                                hierarchy still reports it performed: sm_expect_store_acks) */
     MEM_LANE_REPORT = 1 << 4, /* a load: also report each access's lanes when its data is ready
                                  (partial responses before the final one; dynamic warp subdivision) */
+    MEM_PEER = 1 << 5,      /* an L2 slice's miss sent to the line's home slice in the other L2
+                               partition (l2.partitions = 2), and that slice's reply */
 };
 
 #define MEMPORT_LANES 32

@@ -39,7 +39,15 @@ struct gpu_hier {
     xbar *req, *rep;
     noc_cluster **clusters;   /* NULL with one SM per crossbar port */
     unsigned nsms, nclusters, per_cluster;
+    unsigned l2parts;         /* l2.partitions */
+    struct near_route *near;  /* per SM, with two partitions */
 };
+
+/* An SM's route for its loads with two L2 partitions: its partition. */
+typedef struct near_route {
+    const gpu_hier *h;
+    unsigned part;
+} near_route;
 
 /* Crossbar output (slice) of an address: its partition from the DRAM
  * address map, then a slice inside it from the next address bits. */
@@ -49,6 +57,17 @@ static unsigned route(const void *ctx, uint64_t addr)
     unsigned part = addrmap_channel(&h->map, addr);
     unsigned slice = (unsigned)((addr / h->dp.channel_interleave / h->parts) % h->slices);
     return part * h->slices + slice;
+}
+
+/* Two L2 partitions: slices (and DRAM channels) 0 .. n/2-1 form partition
+ * 0, the rest partition 1; slice k's counterpart in the other one is
+ * k + n/2 mod n. A load whose home slice is in the SM's other partition goes
+ * to the counterpart, which keeps the copy (docs/cache.md). */
+static unsigned near_slice(const void *ctx, uint64_t addr)
+{
+    const near_route *r = ctx;
+    unsigned n = r->h->parts * r->h->slices, k = route(r->h, addr);
+    return k / (n / 2) == r->part ? k : (k + n / 2) % n;
 }
 
 /* The parameters of every memory-side block, checked together. */
@@ -66,6 +85,10 @@ static bool read_params(gpu_hier *h, gpu *g, GError **err)
     h->slices = (unsigned)cfg_int(g->cfg, "l2.slices_per_partition");
     if (g->nsms > 65535 || h->parts * h->slices > 65535)
         return input_error(err, "gpu.sms / dram.channels: at most 65535 each");
+    h->l2parts = (unsigned)cfg_int(g->cfg, "l2.partitions");
+    if (h->l2parts == 2 && (h->parts % 2 || g->nsms < 2))
+        return input_error(err, "%s: l2.partitions = 2 needs an even dram.channels (%u here) and two SMs or more",
+                           cfg_origin(g->cfg, "l2.partitions"), h->parts);
     xbar_params_from_config(&h->xp, g->cfg);
     return true;
 }
@@ -113,6 +136,8 @@ static void build_units(gpu_hier *h, gpu *g)
     h->st = g->st;
     if (cfg_bool(g->cfg, "gpu.memdiv_stats") && g->st)
         h->lc = loadchar_new(h->cop.divergent_after);
+    if (h->l2parts == 2)
+        h->near = g_new0(near_route, g->nsms);
     for (unsigned i = 0; i < g->nsms; i++) {
         char name[32];
         snprintf(name, sizeof name, "sm%u", i);
@@ -122,6 +147,10 @@ static void build_units(gpu_hier *h, gpu *g)
         ldst_set_atomic_rate(u, cfg_float(g->cfg, "l1d.atomic_lanes_per_cycle"));
         ldst_set_hit_interval(u, (unsigned)cfg_int(g->cfg, "l1d.warp_hit_interval"));
         ldst_set_accesses_per_cycle(u, (unsigned)cfg_int(g->cfg, "l1d.accesses_per_cycle"));
+        if (h->near) {   /* SMs 0 .. n/2-1 near partition 0 (the real grouping is not published) */
+            h->near[i] = (near_route){h, i / ((g->nsms + 1) / 2)};
+            ldst_set_load_route(u, near_slice, &h->near[i]);
+        }
         snprintf(name, sizeof name, "sm%u.memreq", i);
         des_port *q = gpu_port(name, sizeof(warp_mem_req), 2, core, 1, sm_actor(g->sms[i]), ldst_actor(u));
         snprintf(name, sizeof name, "sm%u.memresp", i);
@@ -182,6 +211,33 @@ static void build_partitions(gpu_hier *h, gpu *g)
     }
 }
 
+/* Two L2 partitions: each slice's link to its counterpart, l2.far_latency
+ * L2 cycles there and back (half each way), deep enough for every MSHR
+ * entry of the sender. */
+static void build_peer_links(gpu_hier *h, gpu *g)
+{
+    const des_clock *l2c = &g->clk[CLK_L2];
+    unsigned n = h->parts * h->slices, far = (unsigned)cfg_int(g->cfg, "l2.far_latency");
+    unsigned cap = h->l2p.mshr_entries + far;
+    des_port **req = g_new(des_port *, n), **rep = g_new(des_port *, n);
+    for (unsigned k = 0; k < n; k++) {
+        unsigned m = (k + n / 2) % n;
+        char name[48];
+        snprintf(name, sizeof name, "l2s%u->l2s%u.far", k, m);
+        req[k] = gpu_port(name, sizeof(mem_pkt), cap, l2c, (far + 1) / 2, l2slice_actor(h->l2[k]),
+                          l2slice_actor(h->l2[m]));
+        snprintf(name, sizeof name, "l2s%u->l2s%u.fill", m, k);
+        rep[k] = gpu_port(name, sizeof(mem_pkt), cap, l2c, far / 2, l2slice_actor(h->l2[m]),
+                          l2slice_actor(h->l2[k]));
+    }
+    for (unsigned k = 0; k < n; k++) {
+        unsigned m = (k + n / 2) % n;
+        l2slice_connect_peer(h->l2[k], req[k], rep[k], req[m], rep[m], route, h);
+    }
+    g_free(req);
+    g_free(rep);
+}
+
 gpu_hier *gpu_hier_build(gpu *g, GError **err)
 {
     gpu_hier *h = g_new0(gpu_hier, 1);
@@ -194,6 +250,8 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err)
     build_network(h, g);
     build_units(h, g);
     build_partitions(h, g);
+    if (h->l2parts == 2)
+        build_peer_links(h, g);
     return h;
 }
 
@@ -292,6 +350,7 @@ void gpu_hier_free(gpu_hier *h)
             noc_cluster_free(h->clusters[c]);
     g_free(h->clusters);
     g_free(h->units);
+    g_free(h->near);
     g_free(h->fb);
     loadchar_free(h->lc);
     g_free(h->l2);

@@ -32,11 +32,17 @@ struct l2slice {
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
     cache *c;
     des_port *req_in, *reply_out, *dram_out, *dram_in;
+    /* The other partition (NULL with one): misses of copies go out on
+     * peer_out, their fills come back on peer_in; the home side takes
+     * such misses on peer_req_in and answers on peer_rep_out. */
+    des_port *peer_out, *peer_in, *peer_req_in, *peer_rep_out;
+    l2slice_home_fn home;
+    const void *home_ctx;
     GArray *reqs;           /* l2_req, grown rarely */
     int free_head;
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
     GQueue *replies;        /* slot + 1, ready to go back */
-    uint64_t replies_sent, stores, store_acks, atomics, atomic_ops, fill_stalls;
+    uint64_t replies_sent, stores, store_acks, atomics, atomic_ops, fill_stalls, far_sent, far_served;
     stats_hist latency, dram_latency;
     /* A refused request waits, without retrying, until the cache changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed). */
@@ -111,6 +117,23 @@ void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in)
 {
     s->dram_out = dram_out;
     s->dram_in = dram_in;
+}
+
+void l2slice_connect_peer(l2slice *s, des_port *req_out, des_port *reply_in, des_port *req_in,
+                          des_port *reply_out, l2slice_home_fn home, const void *ctx)
+{
+    s->peer_out = req_out;
+    s->peer_in = reply_in;
+    s->peer_req_in = req_in;
+    s->peer_rep_out = reply_out;
+    s->home = home;
+    s->home_ctx = ctx;
+    if (s->st) {   /* only with two partitions: one-partition results keep their statistics */
+        stats_counter(s->st, s->name, "far_requests", "packets",
+                      "misses of lines homed in the other L2 partition sent to their home slice", &s->far_sent);
+        stats_counter(s->st, s->name, "far_served", "packets",
+                      "such misses from the other partition served here (hit or DRAM)", &s->far_served);
+    }
 }
 
 void l2slice_finish(l2slice *s, des_time end)
@@ -230,9 +253,11 @@ static void data_ready(l2slice *s, uint32_t slot, uint64_t c)
 
 /* ---- one L2 cycle ------------------------------------------------------ */
 
-static void take_dram_reply(l2slice *s, uint64_t c, des_time t)
+/* A fill from DRAM, or (`in` = peer_in) from the line's home slice in the
+ * other partition. */
+static void take_fill(l2slice *s, des_port *in, uint64_t c, des_time t)
 {
-    mem_pkt *m = des_port_peek(s->dram_in, t);
+    mem_pkt *m = in ? des_port_peek(in, t) : NULL;
     if (!m)
         return;
     uint64_t sent = m->born / s->clk->period;
@@ -246,10 +271,12 @@ static void take_dram_reply(l2slice *s, uint64_t c, des_time t)
         }
         s->changed = true;
     }
-    stats_hist_add(&s->dram_latency, c >= sent ? c - sent : 0);
-    if (s->tr_dram.t)
-        trace_spans_add(&s->tr_dram, "miss", sent, c);
-    des_port_pop(s->dram_in, t);
+    if (in == s->dram_in) {
+        stats_hist_add(&s->dram_latency, c >= sent ? c - sent : 0);
+        if (s->tr_dram.t)
+            trace_spans_add(&s->tr_dram, "miss", sent, c);
+    }
+    des_port_pop(in, t);
 }
 
 static void send_replies(l2slice *s, des_time t)
@@ -263,12 +290,15 @@ static void send_replies(l2slice *s, des_time t)
         rep.src = (uint16_t)s->index;
         bool ack = rep.op == MEM_STORE;   /* a store's acknowledgement carries no data */
         rep.bytes = ack ? 0 : (uint16_t)(32u * (unsigned)__builtin_popcount(rep.sectors ? rep.sectors : 0xF));
-        if (!des_port_try_send(s->reply_out, &rep, t))
+        bool peer = r->pkt.flags & MEM_PEER;   /* a fill for the other partition's copy */
+        if (!des_port_try_send(peer ? s->peer_rep_out : s->reply_out, &rep, t))
             return;
         g_queue_pop_head(s->replies);
         uint64_t c = t / s->clk->period;
         if (ack) {
             s->store_acks++;
+        } else if (peer) {
+            s->far_served++;
         } else {
             s->replies_sent++;
             stats_hist_add(&s->latency, c >= r->arrived ? c - r->arrived : 0);
@@ -280,11 +310,22 @@ static void send_replies(l2slice *s, des_time t)
     }
 }
 
+/* Where the head of the miss queue goes: a read of a line homed in the
+ * other partition to its home slice, everything else to DRAM. */
+static des_port *down_port(const l2slice *s, const cache_req *q)
+{
+    bool read = q->kind == CACHE_REQ_FILL || q->kind == CACHE_REQ_BYPASS;
+    if (s->peer_out && read && s->home(s->home_ctx, q->line) != s->index)
+        return s->peer_out;
+    return s->dram_out;
+}
+
 static void send_dram(l2slice *s, des_time t)
 {
     const cache_req *q = cache_missq_head(s->c);
     if (!q)
         return;
+    des_port *down = down_port(s, q);
     unsigned line = cache_get_params(s->c)->line_bytes, sb = cache_get_params(s->c)->sector_bytes;
     /* a store's write carries only the 32-B segments it wrote (seg32) */
     uint32_t s32 = q->kind == CACHE_REQ_WRITE && q->seg32 ? q->seg32 : sector_mask_regroup(q->sectors, sb, 32, line);
@@ -301,15 +342,25 @@ static void send_dram(l2slice *s, des_time t)
         m.op = MEM_STORE;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
     }
-    if (des_port_try_send(s->dram_out, &m, t)) {
+    if (down != s->dram_out) {
+        m.flags |= MEM_PEER;
+        m.src = (uint16_t)s->index;
+    }
+    if (des_port_try_send(down, &m, t)) {
         cache_missq_pop(s->c);
         s->changed = true;
+        s->far_sent += down != s->dram_out;
     }
 }
 
 static void take_request(l2slice *s, uint64_t c, des_time t)
 {
-    mem_pkt *m = des_port_peek(s->req_in, t);
+    /* One request per cycle: a miss from the other partition first (its
+     * copy's MSHR waits on it), else the crossbar's. */
+    des_port *in = s->peer_req_in;
+    mem_pkt *m = in ? des_port_peek(in, t) : NULL;
+    if (!m)
+        m = des_port_peek(in = s->req_in, t);
     if (!m)
         return;
     bool store = m->op == MEM_STORE;
@@ -352,7 +403,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
             timed_push(s, m->op == MEM_ATOMIC ? atomic_execute(s, m, r.ready) : r.ready, slot);
         /* MISS / HIT_RESERVED: cache_pop_ready; BYPASSED: the DRAM reply. */
     }
-    des_port_pop(s->req_in, t);
+    des_port_pop(in, t);
 }
 
 static void l2_main(des_actor *self, void *data)
@@ -368,7 +419,8 @@ static void l2_main(des_actor *self, void *data)
             now = des_block(self);
             continue;
         }
-        take_dram_reply(s, c, t);
+        take_fill(s, s->dram_in, c, t);
+        take_fill(s, s->peer_in, c, t);
         mshr_requester rq;
         uint64_t line;
         while (cache_pop_ready(s->c, &rq, &line, c)) {
@@ -383,8 +435,12 @@ static void l2_main(des_actor *self, void *data)
         if (!s->blocked || s->changed)
             take_request(s, c, t);
         des_count_events(s->engine, 1);
+        const cache_req *q = cache_missq_head(s->c);
         bool again = des_port_next(s->dram_in) <= t || (des_port_next(s->req_in) <= t && !s->blocked) ||
-                     (cache_missq_head(s->c) && des_port_room_next(s->dram_out, t, period));
+                     (q && des_port_room_next(down_port(s, q), t, period));
+        if (s->peer_in)
+            again = again || des_port_next(s->peer_in) <= t ||
+                    (des_port_next(s->peer_req_in) <= t && !s->blocked);
         if (again)
             des_wake_at(self, t + period);
         else if (s->timed->len)
@@ -393,6 +449,8 @@ static void l2_main(des_actor *self, void *data)
          * in a wake-up of its own (a fill, a miss sent on): a request's
          * arrival meanwhile need not wake it (issue 20). */
         des_port_mute(s->req_in, s->blocked);
+        if (s->peer_req_in)
+            des_port_mute(s->peer_req_in, s->blocked);
         now = des_block(self);
     }
 }

@@ -30,6 +30,15 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
 des_actor *l2slice_actor(l2slice *s);
 void l2slice_connect_xbar(l2slice *s, des_port *req_in, des_port *reply_out);
 void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in);
+/* Two L2 partitions (l2.partitions = 2, docs/cache.md): `home` gives the
+ * slice an address belongs to. A load miss on a line homed elsewhere (a
+ * copy this slice keeps for its partition's SMs) goes on `req_out` to the
+ * home slice, not to DRAM; its reply, on `reply_in`, fills the copy. As a
+ * home slice it serves such misses from `req_in` like the crossbar's loads
+ * and answers on `reply_out`. */
+typedef unsigned (*l2slice_home_fn)(const void *ctx, uint64_t addr);
+void l2slice_connect_peer(l2slice *s, des_port *req_out, des_port *reply_in, des_port *req_in,
+                          des_port *reply_out, l2slice_home_fn home, const void *ctx);
 void l2slice_finish(l2slice *s, des_time end);
 void l2slice_free(l2slice *s);
 

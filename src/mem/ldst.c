@@ -66,8 +66,8 @@ struct ldst {
     cache *l1;
     coalesce_params co;
     coalesce_stats cst;
-    ldst_route_fn route;
-    const void *route_ctx;
+    ldst_route_fn route, load_route;
+    const void *route_ctx, *load_ctx;
     des_port *req_in, *resp_out, *down, *up;
     ldst_inst *inst;
     ldst_atomic *atom;      /* per inst slot */
@@ -222,6 +222,12 @@ void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = la
 void ldst_set_hit_interval(ldst *u, unsigned cycles) { u->hit_interval = cycles; }
 
 void ldst_set_accesses_per_cycle(ldst *u, unsigned n) { u->ports = n ? n : 1; }
+
+void ldst_set_load_route(ldst *u, ldst_route_fn route, const void *ctx)
+{
+    u->load_route = route;
+    u->load_ctx = ctx;
+}
 
 /* The ready cycle of a hit of warp `w` whose data the L1 has at `ready`:
  * no earlier than hit_interval cycles after the warp's previous hit. */
@@ -725,8 +731,10 @@ static void send_down(ldst *u, des_time t)
     unsigned line = cache_get_params(u->l1)->line_bytes;
     unsigned sb = cache_get_params(u->l1)->sector_bytes;
     uint32_t s32 = q->seg32 ? q->seg32 : sector_mask_regroup(q->sectors, sb, 32, line);
+    bool load = q->op == MEM_LOAD && u->load_route;
+    unsigned dst = load ? u->load_route(u->load_ctx, q->line) : u->route(u->route_ctx, q->line);
     mem_pkt m = {.addr = q->line, .born = t, .id = q->requester, .src = (uint16_t)u->sm,
-                 .dst = (uint16_t)u->route(u->route_ctx, q->line), .op = q->op,
+                 .dst = (uint16_t)dst, .op = q->op,
                  .sectors = (uint8_t)s32, .warp = q->warp};
     if (q->kind == CACHE_REQ_BYPASS)
         m.flags = MEM_L2_ONLY;

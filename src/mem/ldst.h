@@ -46,6 +46,10 @@ void ldst_set_hit_interval(ldst *u, unsigned cycles);
 /* The L1 takes up to n accesses (lines) of the instruction in the unit per
  * core cycle (default 1: a single port). */
 void ldst_set_accesses_per_cycle(ldst *u, unsigned n);
+/* Loads (fills and uncached loads) go where `route` says instead of the
+ * unit's route; stores and atomics keep it (two L2 partitions: a load goes
+ * to the SM's near partition, docs/cache.md). NULL: one route for all. */
+void ldst_set_load_route(ldst *u, ldst_route_fn route, const void *ctx);
 des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */

@@ -25,6 +25,18 @@
     "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n" \
     "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\n"
 
+/* A kernel of one thread loading a + off[i], i = 0..n-1, each after the
+ * previous (its address depends on the value the previous one returned, 0):
+ * one load at a time. `a` is the first .data array (0x10000000). */
+static inline char *chip_chain_kernel(const unsigned *off, unsigned n)
+{
+    GString *s = g_string_new(".kernel lat\n.data a u32[65536] = zero\n    mov r1, 0\n");
+    for (unsigned i = 0; i < n; i++)
+        g_string_append_printf(s, "    add r2, r1, %u\n    ld.global.u32 r1, [r2+@a]\n", off[i]);
+    g_string_append(s, "    exit\n");
+    return g_string_free(s, FALSE);
+}
+
 typedef struct chip_run {
     char *dir;
     scenario *scn;

@@ -61,23 +61,13 @@
 
 static const char *model = CHIP_TWO_SM_MODEL;
 
-/* One thread loading a + off[i], i = 0..n-1, each after the previous. */
-static char *kernel(const unsigned *off, unsigned n)
-{
-    GString *s = g_string_new(".kernel lat\n.data a u32[65536] = zero\n    mov r1, 0\n");
-    for (unsigned i = 0; i < n; i++)
-        g_string_append_printf(s, "    add r2, r1, %u\n    ld.global.u32 r1, [r2+@a]\n", off[i]);
-    g_string_append(s, "    exit\n");
-    return g_string_free(s, FALSE);
-}
-
 enum { A = 0, B = 0x80, C = 0x20000 };
 
 /* Runs the loads; checks the mean LD/ST load latency is `sum` / n core
  * cycles. */
 static void expect_loads(const char *timing, const unsigned *off, unsigned n, unsigned sum)
 {
-    char *k = kernel(off, n);
+    char *k = chip_chain_kernel(off, n);
     char *set = g_strdup_printf("dram.timing=%s", timing);
     char *sets[] = {set, NULL};
     chip_run cr;
@@ -176,7 +166,7 @@ Test(chip_latency, per_level_latencies_simple)
      *   A 151, B 51.
      * Below the L1 (request left the LD/ST at core cycle 1): A's reply
      *   taken at cycle 83: 82; B's at 33: 32; the L2 hit's at 22: 21. */
-    char *k = kernel((unsigned[]){A, B, A}, 3);
+    char *k = chip_chain_kernel((unsigned[]){A, B, A}, 3);
     char *sets[] = {"dram.timing=simple", NULL};
     chip_run cr;
     chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
@@ -201,7 +191,7 @@ Test(chip_latency, cluster_adds_a_cycle_each_way)
      * ticks) done 951, L2 at 954 (an edge): reply to the crossbar at 958 ->
      * icnt edge 960, 5 flits to 980, cluster at 996, LD/ST at 1000 -> core
      * edge 1008 = 84 cycles (83 without the cluster). */
-    char *k = kernel((unsigned[]){A}, 1);
+    char *k = chip_chain_kernel((unsigned[]){A}, 1);
     char *sets[] = {"dram.timing=simple", "gpu.sms_per_cluster=2", NULL};
     chip_run cr;
     chip_run_text(&cr, model, k, "grid = 1\nblock = 1", sets);
@@ -242,7 +232,7 @@ Test(chip_latency, the_issue_statistics_are_all_reported)
      * taxonomy; MSHR occupancy; reservation failures by cause; LD/ST stall
      * categories; MPLI; crossbar utilisation and queueing; row-buffer hit
      * rate; DRAM bandwidth use; load latency per level (mean and histogram). */
-    char *k = kernel((unsigned[]){A, B, A}, 3);
+    char *k = chip_chain_kernel((unsigned[]){A, B, A}, 3);
     chip_run cr;
     chip_run_text(&cr, model, k, "grid = 1\nblock = 1", NULL);
     cr_assert(cr.ok, "%s", cr.error);

@@ -1,0 +1,172 @@
+/* Two L2 partitions (l2.partitions = 2), worked by hand on the small chip
+ * of test_chip_latency.c (its comment has every tick of the one-partition
+ * paths; simple DRAM timing, row hit 100 / closed 300 DRAM cycles).
+ *
+ * The chip has 2 DRAM channels, one slice each: slice l2s0 (channel 0) is
+ * partition 0, l2s1 (channel 1) partition 1; SM 0 is near partition 0,
+ * SM 1 near partition 1. Channels interleave every 256 B, so A = a (the
+ * first .data array, 0x10000000) is homed in channel 0 (l2s0) and D =
+ * a + 0x100 in channel 1 (l2s1), both bank 0, row 0x800 of their channel
+ * (a closed bank at first). l2.far_latency = 20 L2 cycles: the link to the
+ * other partition takes 10 L2 cycles (60 ticks) each way.
+ *
+ * One-partition reference (test_chip_latency.c): a DRAM access to a closed
+ * bank 83 core cycles (L2 fill at tick 948, the load done at the core edge
+ * at or after fill + 40), an L2 hit 22 (L2 reply at 216).
+ *
+ * SM 0 loads D (far-homed): its request reaches its near slice l2s0 at 36
+ * (a miss of the copy), leaves on the far link at the next L2 cycle, 42,
+ * reaches l2s1 at 102: a miss there too, which leaves for DRAM at 108 as a
+ * one-partition miss leaves at 42, so l2s1 fills at 102 + 912 = 1014 and
+ * sends the data back on the far link: at l2s0 at 1074, which fills its
+ * copy and replies; done at the core edge at or after 1114 = 1116: 93
+ * cycles, the DRAM access plus far_latency (83 + 20 L2 cycles = 10 core
+ * cycles).
+ * A far hit (the copy gone, the home slice holding the line): l2s0 sends at
+ * 42, l2s1 hits at 102 and replies 30 L2 cycles later, at 282; at l2s0 at
+ * 342, done at 384: 32 cycles, an L2 hit plus far_latency (22 + 10). */
+#include "gpu_test_util.h"
+
+/* `text` (the small chip by default) with `from` replaced by `to`. */
+static char *edit_text(const char *text, const char *from, const char *to)
+{
+    char **cut = g_strsplit(text, from, 2);
+    cr_assert(cut[1], "model has no '%s'", from);
+    char *m = g_strjoinv(to, cut);
+    g_strfreev(cut);
+    return m;
+}
+
+static char *edit(const char *from, const char *to) { return edit_text(CHIP_TWO_SM_MODEL, from, to); }
+
+#define PARTS "[l2]\npartitions = 2\nfar_latency = 20\n"
+
+enum { A = 0, B = 0x80, D = 0x100 };
+
+/* Runs the loads on SM `sm` (one block) with `sets`; checks the mean LD/ST
+ * load latency is `sum` / n core cycles. The run is left in `cr`. */
+static void run_loads(chip_run *cr, unsigned sm, const unsigned *off, unsigned n, unsigned sum, char *const *sets)
+{
+    char *k = chip_chain_kernel(off, n);
+    char *lt = g_strdup_printf("grid = 1\nblock = 1\nsms = %u", sm);
+    char *model = edit("[l2]\n", PARTS);
+    char *all[4] = {"dram.timing=simple", NULL, NULL, NULL};   /* the timings above */
+    for (unsigned i = 0; sets && sets[i]; i++)
+        all[i + 1] = sets[i];
+    chip_run_text(cr, model, k, lt, all);
+    g_free(model);
+    cr_assert(cr->ok, "%s", cr->error);
+    char block[16];
+    snprintf(block, sizeof block, "sm%u.ldst", sm);
+    cr_expect_eq(chip_counter(cr, block, "loads"), n);
+    double mean = chip_derived(cr, block, "mean_load_latency");
+    cr_expect_float_eq(mean * n, (double)sum, 1e-9, "mean load latency %g, expected %u/%u", mean, sum, n);
+    g_free(k);
+    g_free(lt);
+}
+
+Test(chip_l2_partitions, near_homed_loads_as_with_one_partition)
+{
+    /* A, B, A on SM 0: all homed in its near partition, so the paths of
+     * test_chip_latency.c: closed bank 83, row hit 33, L2 hit 22; nothing
+     * crosses to the other partition. */
+    chip_run cr;
+    run_loads(&cr, 0, (unsigned[]){A, B, A}, 3, 83 + 33 + 22, NULL);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_requests"), 0);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_served"), 0);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, far_homed_miss_then_near_copy_hit)
+{
+    /* D (far: 93), A (near-homed, its bank closed: 83; it evicts D from the
+     * 1-line L1), D again: the copy in l2s0 hits, 22. One request crossed
+     * (l2s0 -> l2s1); l2s1 holds D too (one miss, to DRAM). */
+    chip_run cr;
+    run_loads(&cr, 0, (unsigned[]){D, A, D}, 3, 93 + 83 + 22, NULL);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_served"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "misses"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "hits"), 1);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, copy_evicted_far_hit)
+{
+    /* Each slice holds one line (1 set, 1 way): A evicts the copy of D from
+     * l2s0, so the second D misses its copy and hits at home in l2s1: 32.
+     * The near partition's capacity is shared by its own lines and the
+     * copies. */
+    char *sets[] = {"l2.sets=1", "l2.ways=1", NULL};
+    chip_run cr;
+    run_loads(&cr, 0, (unsigned[]){D, A, D}, 3, 93 + 83 + 32, sets);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_requests"), 2);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_served"), 2);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "hits"), 1);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, other_sm_sees_the_mirror_image)
+{
+    /* SM 1 is near partition 1: for it A is the far line (93) and D the
+     * near one (83, closed bank of channel 1); A again hits its copy in
+     * l2s1 (22). */
+    chip_run cr;
+    run_loads(&cr, 1, (unsigned[]){A, D, A}, 3, 93 + 83 + 22, NULL);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_served"), 1);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, stores_go_home)
+{
+    /* A store by SM 0 to D goes to D's home slice l2s1, not to a copy. */
+    const char *k = ".kernel st\n.data a u32[65536] = zero\n    mov r1, 7\n    mov r2, 256\n    st.global.u32 [r2+@a], r1\n    exit\n";
+    chip_run cr;
+    char *model = edit("[l2]\n", PARTS);
+    chip_run_text(&cr, model, k, "grid = 1\nblock = 1\nsms = 0", NULL);
+    g_free(model);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "store_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "store_requests"), 0);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, odd_channel_count_is_an_error)
+{
+    /* Two partitions split the channels in halves: 3 channels cannot. */
+    GError *e = NULL;
+    char *dir = g_dir_make_tmp("simtgrid-gpu-XXXXXX", &e);
+    cr_assert(dir);
+    char *parts = edit("[l2]\n", PARTS);
+    char *fixed = edit_text(parts, "channels = 2", "channels = 3");
+    g_free(parts);
+    g_free(chip_write(dir, "model.ini", fixed));
+    g_free(chip_write(dir, "k.sasm", ".kernel k\n    exit\n"));
+    char *path = chip_write(dir, "s.ini", "[scenario]\nmodel = model.ini\nname = t\n\n[launch.k]\nkernel = k.sasm\n"
+                                          "grid = 1\nblock = 1\n");
+    scenario *scn = scenario_load(path, NULL, &e);
+    cr_assert(scn, "scenario: %s", e ? e->message : "?");
+    config *cfg = scenario_point(scn, 0, &e);
+    cr_assert(cfg, "point: %s", e ? e->message : "?");
+    stats *st = stats_new();
+    workload w = scenario_workload(scn);
+    gpu *g = gpu_build(cfg, &w, st, &e);
+    cr_expect_null(g);
+    cr_assert(e);
+    cr_expect(strstr(e->message, "l2.partitions") && strstr(e->message, "model.ini"), "%s", e->message);
+    g_clear_error(&e);
+    stats_free(st);
+    config_free(cfg);
+    scenario_free(scn);
+    const char *names[] = {"model.ini", "k.sasm", "s.ini"};
+    for (unsigned i = 0; i < 3; i++) {
+        char *p = g_build_filename(dir, names[i], NULL);
+        g_unlink(p);
+        g_free(p);
+    }
+    g_free(path);
+    g_rmdir(dir);
+    g_free(dir);
+    g_free(fixed);
+}
