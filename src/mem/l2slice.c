@@ -300,6 +300,7 @@ static void send_dram(l2slice *s, des_time t)
     if (q->kind == CACHE_REQ_WRITE || q->kind == CACHE_REQ_WRITEBACK) {
         m.op = MEM_STORE;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
+        m.partial = (uint8_t)(q->partial32 & s32);
     }
     if (des_port_try_send(s->dram_out, &m, t)) {
         cache_missq_pop(s->c);
@@ -322,7 +323,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     bool ack = store && !(m->flags & MEM_NO_REPLY);
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD,
-                      .seg32 = store ? m->sectors : 0};
+                      .seg32 = store ? m->sectors : 0, .partial32 = store ? m->partial : 0};
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);
