@@ -30,6 +30,8 @@ struct l2slice {
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
+    unsigned partial_write_cycles;
+    uint64_t port_free;     /* L2 cycle the slice takes its next request (a partial write holds it) */
     cache *c;
     des_port *req_in, *reply_out, *dram_out, *dram_in;
     GArray *reqs;           /* l2_req, grown rarely */
@@ -57,6 +59,7 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     s->atomic_latency = atomic_latency;
     s->atomic_rate = 1;
     s->atomic_same = 1;
+    s->partial_write_cycles = 1;
     s->c = cache_new(p);
     s->reqs = g_array_new(FALSE, FALSE, sizeof(l2_req));
     s->free_head = -1;
@@ -97,6 +100,11 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
 {
     s->atomic_rate = ops_per_cycle;
     s->atomic_same = same_address_cycles;
+}
+
+void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
+{
+    s->partial_write_cycles = cycles ? cycles : 1;
 }
 
 des_actor *l2slice_actor(l2slice *s) { return s->actor; }
@@ -310,6 +318,8 @@ static void send_dram(l2slice *s, des_time t)
 
 static void take_request(l2slice *s, uint64_t c, des_time t)
 {
+    if (c < s->port_free)
+        return;
     mem_pkt *m = des_port_peek(s->req_in, t);
     if (!m)
         return;
@@ -342,6 +352,8 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     }
     if (store) {
         s->stores++;
+        if (m->partial)
+            s->port_free = c + s->partial_write_cycles;
         if (ack) {
             const cache_params *cp = cache_get_params(s->c);
             timed_push(s, c + (cp->enabled ? cp->hit_latency : 0), slot);
