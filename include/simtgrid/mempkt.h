@@ -23,6 +23,9 @@ typedef struct mem_pkt {
      * one address (they serialize there). 0 reads as 1 (other senders). */
     uint8_t lanes;
     uint8_t hot_lanes;
+    /* A write: its 32-B segments holding only some of their bytes (a DRAM
+     * without a data mask reads them first: dram.write_mask). */
+    uint8_t partial;
 } mem_pkt;
 
 #endif

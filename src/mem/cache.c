@@ -23,6 +23,7 @@ cache *cache_new(const cache_params *p)
     c->tag = g_new(uint64_t, lines);
     c->valid = g_new0(uint32_t, lines);
     c->dirty = g_new0(uint32_t, lines);
+    c->partial = g_new0(uint32_t, lines);
     c->reserved = g_new0(uint8_t, lines);
     c->fetch_warp = g_new0(uint16_t, lines);
     c->fetch_pc = g_new0(uint32_t, lines);
@@ -54,6 +55,7 @@ void cache_free(cache *c)
     g_free(c->tag);
     g_free(c->valid);
     g_free(c->dirty);
+    g_free(c->partial);
     g_free(c->reserved);
     g_free(c->fetch_warp);
     g_free(c->fetch_pc);
@@ -111,11 +113,12 @@ void cache_replace_line(cache *c, unsigned set, unsigned way, uint64_t line, uin
             cache_missq_push(c, &(cache_req){.line = c->tag[i], .sectors = c->dirty[i],
                                              .requester = 0, .pc = c->fetch_pc[i],
                                              .warp = c->fetch_warp[i], .op = MEM_STORE,
-                                             .kind = CACHE_REQ_WRITEBACK});
+                                             .kind = CACHE_REQ_WRITEBACK,
+                                             .partial32 = c->partial[i]});
         }
     }
     c->tag[i] = line;
-    c->valid[i] = c->dirty[i] = 0;
+    c->valid[i] = c->dirty[i] = c->partial[i] = 0;
     c->reserved[i] = 0;
     c->fetch_warp[i] = warp;
     c->fetch_pc[i] = pc;
@@ -160,6 +163,8 @@ cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t
     if (way >= 0) {
         size_t i = cache_line_index(c, set, (unsigned)way);
         c->valid[i] |= sectors;
+        if (c->partial[i])   /* the fetched bytes complete a partly written segment */
+            c->partial[i] &= ~sector_mask_regroup(sectors, c->p.sector_bytes, 32, c->p.line_bytes);
         if (complete || e < 0)
             c->reserved[i] = 0;
         f.installed = true;

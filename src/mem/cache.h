@@ -126,6 +126,8 @@ typedef struct cache_access {
     uint32_t seg32;        /* the 32-B segments of the line it needs (bit i: bytes 32i..);
                             * a shrunk bypass asks only these, a store writes only
                             * these (sent down in its write); 0 = all of `sectors` */
+    uint32_t partial32;    /* a store: the 32-B segments it writes only in part
+                            * (coalesce_partial32) */
 } cache_access;
 
 typedef struct cache_result {
@@ -160,6 +162,8 @@ typedef struct cache_req {
     uint8_t kind;         /* enum cache_req_kind */
     uint32_t seg32;       /* CACHE_REQ_BYPASS shrunk to 32-B segments, or the segments a
                            * CACHE_REQ_WRITE writes; 0 = `sectors` */
+    uint32_t partial32;   /* WRITE / WRITEBACK: 32-B segments whose bytes were written
+                           * only in part (the rest never fetched) */
 } cache_req;
 
 typedef struct cache_fill_result {

@@ -14,6 +14,7 @@
  * replays it as is. A pending hit needs no miss-queue room (GPGPU-Sim also
  * rejects it when the queue is full; it sends nothing, so we do not). */
 #include "mem/cache_internal.h"
+#include "mem/coalesce.h"
 #include "simtgrid/memport.h"
 
 static cache_result fail(cache *c, cache_result r, cache_fail why)
@@ -38,7 +39,8 @@ static cache_result go_down(cache *c, cache_result r, const cache_access *a, uin
     cache_missq_push(c, &(cache_req){.line = line, .sectors = sectors, .requester = a->requester,
                                      .pc = a->pc, .warp = a->warp, .op = a->op,
                                      .kind = a->op == MEM_STORE ? CACHE_REQ_WRITE : CACHE_REQ_BYPASS,
-                                     .seg32 = a->op == MEM_STORE ? a->seg32 : seg32});
+                                     .seg32 = a->op == MEM_STORE ? a->seg32 : seg32,
+                                     .partial32 = a->op == MEM_STORE ? a->partial32 : 0});
     c->st.accesses++;
     c->st.bypassed++;
     r.outcome = CACHE_BYPASSED;
@@ -162,6 +164,20 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
     return r;
 }
 
+/* A write-back line's record of partly written 32-B segments after a store:
+ * a segment the store covers whole is complete; one it covers in part stays
+ * (or becomes) partial unless the line already held all of its bytes. */
+static void note_partial(cache *c, size_t li, const cache_access *a, uint32_t want, uint32_t valid_before)
+{
+    if (!a->partial32 && !c->partial[li])
+        return;
+    unsigned lb = c->p.line_bytes, sb = c->p.sector_bytes;
+    uint32_t w32 = a->seg32 ? a->seg32 : sector_mask_regroup(want, sb, 32, lb);
+    uint32_t part = a->partial32 & w32;
+    uint32_t whole = sector_mask_regroup(valid_before, sb, 32, lb) & ~c->partial[li];
+    c->partial[li] = (c->partial[li] & ~(w32 & ~part)) | (part & ~whole);
+}
+
 /* Drop `sectors` of a line; a line left with nothing valid and no fill
  * coming is invalidated (and remembered as evicted by `warp`). */
 static void evict_sectors(cache *c, unsigned set, unsigned way, uint32_t sectors, uint16_t warp)
@@ -204,6 +220,7 @@ static cache_result store(cache *c, cache_result r, const cache_access *a, uint6
             r.outcome = CACHE_HIT;
             r.way = way;
         }
+        note_partial(c, li, a, want, c->valid[li]);
         c->valid[li] |= want;
         c->dirty[li] |= want;
         c->st.accesses++;
@@ -228,7 +245,8 @@ static cache_result store(cache *c, cache_result r, const cache_access *a, uint6
     }
     cache_missq_push(c, &(cache_req){.line = line, .sectors = want, .requester = a->requester,
                                      .pc = a->pc, .warp = a->warp, .op = MEM_STORE,
-                                     .kind = CACHE_REQ_WRITE, .seg32 = a->seg32});
+                                     .kind = CACHE_REQ_WRITE, .seg32 = a->seg32,
+                                     .partial32 = a->partial32});
     c->st.accesses++;
     return r;
 }

@@ -16,6 +16,7 @@ struct cache {
     /* the tag array, one element per line (set * ways + way) */
     uint64_t *tag;           /* line address, CACHE_NO_TAG when invalid */
     uint32_t *valid, *dirty; /* sector masks */
+    uint32_t *partial;       /* 32-B segments holding only some of their bytes (partial stores) */
     uint8_t *reserved;       /* allocate-on-miss: awaiting a fill, never a victim */
     uint16_t *fetch_warp;    /* warp whose miss brought the line in */
     uint32_t *fetch_pc;

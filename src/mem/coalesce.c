@@ -165,3 +165,32 @@ uint32_t sector_mask_regroup(uint32_t mask, unsigned from_bytes, unsigned to_byt
             out |= group << (i * r);
     return out;
 }
+
+uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
+                            unsigned size, const coalesce_access *a)
+{
+    if (p->line_bytes > 1024)
+        return 0;
+    if (size == 0)
+        size = 1;
+    if (size > p->line_bytes)
+        size = p->line_bytes;
+    uint32_t cover[32] = {0};   /* bytes written, one word per 32-B segment */
+    uint32_t touched = 0;
+    uint64_t end_line = a->line + p->line_bytes;
+    for (uint32_t lanes = a->lanes; lanes; lanes &= lanes - 1) {
+        uint64_t first = addr[__builtin_ctz(lanes)];
+        for (uint64_t b = first < a->line ? a->line : first; b < first + size && b < end_line; b++) {
+            unsigned off = (unsigned)(b - a->line);
+            cover[off >> 5] |= 1u << (off & 31);
+            touched |= 1u << (off >> 5);
+        }
+    }
+    uint32_t partial = 0;
+    for (uint32_t t = touched; t; t &= t - 1) {
+        unsigned s = (unsigned)__builtin_ctz(t);
+        if (cover[s] != UINT32_MAX)
+            partial |= 1u << s;
+    }
+    return partial;
+}

@@ -40,6 +40,13 @@ typedef struct coalesce_access {
 unsigned coalesce_warp(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
                        uint32_t active, unsigned size, coalesce_access out[COALESCE_MAX_ACCESSES]);
 
+/* The 32-B segments of access `a` (one output of coalesce_warp for the same
+ * addr, size and active lanes) that its lanes touch without covering every
+ * byte: a store that leaves them partly written (bit i: bytes 32i..32i+31 of
+ * the line). Lines above 1024 bytes are not tracked (0). */
+uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
+                            unsigned size, const coalesce_access *a);
+
 /* False with the reason in why when sizes are not powers of two, the sector
  * does not divide the line, or a line holds more than 32 sectors. */
 bool coalesce_params_check(const coalesce_params *p, char *why, unsigned long why_len);

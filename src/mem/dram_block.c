@@ -17,6 +17,7 @@ struct dram_block {
     char *name;
     stats *st;
     memctrl *mc;
+    bool write_mask;        /* dram.write_mask */
     unsigned nports;
     des_port **in, **out;
     GArray *slots;          /* pending: requests inside the controller */
@@ -36,6 +37,7 @@ dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p
     d->name = g_strdup(name);
     d->st = st;
     d->mc = memctrl_new(p, map, channel);
+    d->write_mask = p->write_mask;
     d->nports = ports;
     d->in = g_new0(des_port *, ports);
     d->out = g_new0(des_port *, ports);
@@ -96,12 +98,28 @@ static void slot_put(dram_block *d, unsigned s)
     d->free_head = (int)s;
 }
 
+/* The id of a read-modify-write's read: served, never answered. */
+#define RMW_READ UINT32_MAX
+
+/* Without a data mask a write that leaves 32-B segments partly written
+ * needs their old bytes: the controller reads them before the write, two
+ * requests in its queue (dram.write_mask, docs/dram.md). */
+static unsigned rmw_segments(const dram_block *d, const mem_pkt *m)
+{
+    return d->write_mask || m->op != MEM_STORE ? 0 : (unsigned)__builtin_popcount(m->partial);
+}
+
 /* Take requests delivered by cycle c, in port order, while the queue has room. */
 static void accept(dram_block *d, uint64_t c, des_time t)
 {
     for (unsigned i = 0; i < d->nports; i++) {
         mem_pkt *m;
-        while (memctrl_can_accept(d->mc) && (m = des_port_peek(d->in[i], t))) {
+        while (memctrl_can_accept(d->mc) && (m = des_port_peek(d->in[i], t)) &&
+               memctrl_room(d->mc) >= 1u + !!rmw_segments(d, m)) {
+            unsigned rmw = rmw_segments(d, m);
+            if (rmw)
+                memctrl_enqueue(d->mc, &(memctrl_req){.addr = m->addr, .id = RMW_READ,
+                                                     .bytes = 32u * rmw, .write = false}, c);
             unsigned s = slot_get(d);
             pending *p = &g_array_index(d->slots, pending, s);
             p->pkt = *m;
@@ -149,6 +167,8 @@ static void dram_main(des_actor *self, void *data)
         uint64_t events = 0;
         while ((n = memctrl_advance(d->mc, c, d->done, G_N_ELEMENTS(d->done))) > 0) {
             for (size_t k = 0; k < n; k++) {
+                if (d->done[k].id == RMW_READ)
+                    continue;   /* its write follows on its own */
                 if (d->done[k].write)
                     slot_put(d, d->done[k].id);
                 else

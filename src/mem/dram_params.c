@@ -29,6 +29,7 @@ const param_bind dram_param_binds[] = {
     U(hint_hold_cycles),
     PB_TEXT(dram_params, "dram.addr_map", addr_map),
     U(channel_interleave),
+    PB(dram_params, "dram.write_mask", write_mask, PF_BOOL),
 };
 #undef U
 const size_t dram_param_binds_len = G_N_ELEMENTS(dram_param_binds);

@@ -31,6 +31,7 @@ typedef struct dram_params {
     unsigned hint_hold_cycles;
     char addr_map[DRAM_ADDR_MAP_MAX];
     unsigned channel_interleave;
+    bool write_mask;            /* false: partly written segments cost a read first */
 } dram_params;
 
 /* Every field at its default from params_dram.def (the one source of the

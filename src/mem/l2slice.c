@@ -30,6 +30,8 @@ struct l2slice {
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
+    unsigned partial_write_cycles;
+    uint64_t port_free;     /* L2 cycle the slice takes its next request (a partial write holds it) */
     cache *c;
     des_port *req_in, *reply_out, *dram_out, *dram_in;
     /* The other partition (NULL with one): misses of copies go out on
@@ -63,6 +65,7 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     s->atomic_latency = atomic_latency;
     s->atomic_rate = 1;
     s->atomic_same = 1;
+    s->partial_write_cycles = 1;
     s->c = cache_new(p);
     s->reqs = g_array_new(FALSE, FALSE, sizeof(l2_req));
     s->free_head = -1;
@@ -103,6 +106,11 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
 {
     s->atomic_rate = ops_per_cycle;
     s->atomic_same = same_address_cycles;
+}
+
+void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
+{
+    s->partial_write_cycles = cycles ? cycles : 1;
 }
 
 des_actor *l2slice_actor(l2slice *s) { return s->actor; }
@@ -341,6 +349,7 @@ static void send_dram(l2slice *s, des_time t)
     if (q->kind == CACHE_REQ_WRITE || q->kind == CACHE_REQ_WRITEBACK) {
         m.op = MEM_STORE;
         m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
+        m.partial = (uint8_t)(q->partial32 & s32);
     }
     if (down != s->dram_out) {
         m.flags |= MEM_PEER;
@@ -355,6 +364,8 @@ static void send_dram(l2slice *s, des_time t)
 
 static void take_request(l2slice *s, uint64_t c, des_time t)
 {
+    if (c < s->port_free)
+        return;
     /* One request per cycle: a miss from the other partition first (its
      * copy's MSHR waits on it), else the crossbar's. */
     des_port *in = s->peer_req_in;
@@ -373,7 +384,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     bool ack = store && !(m->flags & MEM_NO_REPLY);
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD,
-                      .seg32 = store ? m->sectors : 0};
+                      .seg32 = store ? m->sectors : 0, .partial32 = store ? m->partial : 0};
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);
@@ -392,6 +403,8 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     }
     if (store) {
         s->stores++;
+        if (m->partial)
+            s->port_free = c + s->partial_write_cycles;
         if (ack) {
             const cache_params *cp = cache_get_params(s->c);
             timed_push(s, c + (cp->enabled ? cp->hit_latency : 0), slot);

@@ -27,6 +27,10 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
  * address `same_address_cycles` apart; the reply leaves `atomic_latency`
  * cycles after the last one starts. Defaults 1 and 1. */
 void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles);
+/* L2 cycles a store that writes part of a 32-B segment (mem_pkt.partial)
+ * holds the slice's request port: the sector's old bytes read and merged
+ * before the write (1, the default: as any request). */
+void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles);
 des_actor *l2slice_actor(l2slice *s);
 void l2slice_connect_xbar(l2slice *s, des_port *req_in, des_port *reply_out);
 void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in);

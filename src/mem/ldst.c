@@ -79,6 +79,7 @@ struct ldst {
     uint32_t cur;
     warp_mem_req req;
     coalesce_access acc[COALESCE_MAX_ACCESSES];
+    uint32_t partial32[COALESCE_MAX_ACCESSES];   /* a store's partly written segments */
     unsigned nacc, next;
     /* A refused access waits, without retrying, until the L1 changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed): until
@@ -520,6 +521,8 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     ldst_inst *in = &u->inst[slot];
     u->free_head = in->next_free;
     u->nacc = coalesce_warp(&u->co, u->req.addr, u->req.active, u->req.size, u->acc);
+    for (unsigned i = 0; u->req.op == MEM_STORE && i < u->nacc; i++)
+        u->partial32[i] = coalesce_partial32(&u->co, u->req.addr, u->req.size, &u->acc[i]);
     coalesce_count(&u->cst, &u->co, u->req.op, u->acc, u->nacc);
     unsigned sets = u->req.op == MEM_LOAD ? iwc_sets_touched(u->l1, u->acc, u->nacc) : 0;
     if (u->req.op == MEM_LOAD)
@@ -664,7 +667,8 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
                        .dc_region = u->dc && u->dc->dynamic ? (uint8_t)MIN(u->dc->fcw.fcw * COALESCE_LANES /
                                                          cache_get_params(u->l1)->sets + 1, 255u) : 0,
                        .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
-                                                    cache_get_params(u->l1)->line_bytes)};
+                                                    cache_get_params(u->l1)->line_bytes),
+                       .partial32 = u->req.op == MEM_STORE ? u->partial32[u->next] : 0};
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
@@ -735,7 +739,7 @@ static void send_down(ldst *u, des_time t)
     unsigned dst = load ? u->load_route(u->load_ctx, q->line) : u->route(u->route_ctx, q->line);
     mem_pkt m = {.addr = q->line, .born = t, .id = q->requester, .src = (uint16_t)u->sm,
                  .dst = (uint16_t)dst, .op = q->op,
-                 .sectors = (uint8_t)s32, .warp = q->warp};
+                 .sectors = (uint8_t)s32, .warp = q->warp, .partial = (uint8_t)(q->partial32 & s32)};
     if (q->kind == CACHE_REQ_BYPASS)
         m.flags = MEM_L2_ONLY;
     /* The DRAM row hint rides on the read that goes below: a fill or an

@@ -380,6 +380,11 @@ bool memctrl_can_accept(const memctrl *mc)
     return mc->queued < mc->p.queue_size;
 }
 
+unsigned memctrl_room(const memctrl *mc)
+{
+    return mc->queued < mc->p.queue_size ? mc->p.queue_size - mc->queued : 0;
+}
+
 void memctrl_sync(memctrl *mc, uint64_t now)
 {
     run(mc, now);

@@ -83,6 +83,8 @@ void memctrl_sync(memctrl *mc, uint64_t now);
 /* Room for one more request in the queue (as of the last sync, enqueue or
  * advance). */
 bool memctrl_can_accept(const memctrl *mc);
+/* Requests the queue can still take (as of the same moments). */
+unsigned memctrl_room(const memctrl *mc);
 /* Queue a request arriving at DRAM cycle `now` (syncs to `now` first).
  * False (and counted in `refused`) when the queue is full. */
 bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now);

@@ -267,3 +267,55 @@ Test(cache_write, partial_store_sends_only_its_segments)
     cr_expect_eq(cache_missq_head(c)->seg32, 0x4);
     cache_free(c);
 }
+
+Test(cache_write, write_back_remembers_partly_written_segments)
+{
+    /* 32-B sectors. A store covering half of segment 1 of an absent line
+     * allocates it with segment 1 partial; a second partial store to it
+     * leaves it partial (the bytes between are unknown); a whole-segment
+     * store to segment 2 adds nothing partial; a whole store of segment 1
+     * completes it. Line 0x200: a partial store after its fill is complete
+     * (the fill brought every byte). Evicting 0x000 and 0x200 (set 0)
+     * queues write-backs carrying partial32 0x1 (0x000's segment 0) and 0. */
+    cache_params p = small_params(4, 2);
+    p.write = CACHE_WRITE_BACK;
+    p.sector_bytes = 32;
+    cache *c = new_cache(&p);
+    cache_access a = store_of(0x020, 1, 0, 0x2);
+    a.partial32 = 0x2;
+    cr_expect_eq(cache_try_access(c, &a, 1).outcome, CACHE_MISS);
+    cr_expect_eq(cache_try_access(c, &a, 2).outcome, CACHE_HIT);
+    a = store_of(0x040, 1, 0, 0x4);
+    cr_expect_eq(cache_try_access(c, &a, 3).outcome, CACHE_HIT);
+    a = store_of(0x020, 1, 0, 0x2);
+    cr_expect_eq(cache_try_access(c, &a, 4).outcome, CACHE_HIT);
+    a = store_of(0x000, 1, 0, 0x1);
+    a.partial32 = 0x1;
+    cr_expect_eq(cache_try_access(c, &a, 5).outcome, CACHE_HIT);
+    cr_expect_eq(do_load(c, 0x200, 2, 0, 6).outcome, CACHE_MISS);
+    fill_and_take(c, 0x200, 7);
+    a = store_of(0x200, 3, 0, 0x1);
+    a.partial32 = 0x1;
+    cr_expect_eq(cache_try_access(c, &a, 8).outcome, CACHE_HIT);
+    /* 0x400 and 0x600 evict 0x000 (LRU) then 0x200. */
+    cr_expect_eq(do_load(c, 0x400, 4, 0, 9).outcome, CACHE_MISS);
+    fill_and_take(c, 0x400, 10);
+    cr_expect_eq(do_load(c, 0x600, 5, 0, 11).outcome, CACHE_MISS);
+    unsigned wb = 0;
+    uint32_t partial[2] = {99, 99};
+    uint64_t lines[2] = {0};
+    while (cache_missq_len(c)) {
+        const cache_req *q = cache_missq_head(c);
+        if (q->kind == CACHE_REQ_WRITEBACK && wb < 2) {
+            lines[wb] = q->line;
+            partial[wb++] = q->partial32;
+        }
+        cache_missq_pop(c);
+    }
+    cr_assert_eq(wb, 2);
+    cr_expect_eq(lines[0], 0x000);
+    cr_expect_eq(partial[0], 0x1);
+    cr_expect_eq(lines[1], 0x200);
+    cr_expect_eq(partial[1], 0x0);
+    cache_free(c);
+}

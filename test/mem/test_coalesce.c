@@ -267,3 +267,40 @@ Test(coalesce, statistics_and_mpli)
     cr_expect_eq(v, 2);
     stats_free(st);
 }
+
+Test(coalesce, partial_segments_of_a_store)
+{
+    /* Worked by hand from the byte ranges (32-B segments of a 128-B line). */
+    coalesce_access a[COALESCE_MAX_ACCESSES];
+    uint64_t addr[32];
+    /* 32 lanes x 4 B consecutive: every byte of the line, nothing partial. */
+    for (unsigned l = 0; l < 32; l++)
+        addr[l] = 0x1000 + 4 * l;
+    cr_assert_eq(coalesce_warp(&P, addr, 0xFFFFFFFFu, 4, a), 1);
+    cr_expect_eq(coalesce_partial32(&P, addr, 4, &a[0]), 0);
+    /* Lanes 0..15 only: bytes 0..63, segments 0 and 1 whole. */
+    cr_assert_eq(coalesce_warp(&P, addr, 0xFFFFu, 4, a), 1);
+    cr_expect_eq(coalesce_partial32(&P, addr, 4, &a[0]), 0);
+    /* The transpose's strided write: 4 B per line at a 32 KiB stride, each
+     * line 4 of the 32 bytes of segment 0. */
+    for (unsigned l = 0; l < 32; l++)
+        addr[l] = 0x100000 + 32768ull * l;
+    cr_assert_eq(coalesce_warp(&P, addr, 0xFFFFFFFFu, 4, a), 32);
+    for (unsigned i = 0; i < 32; i++)
+        cr_expect_eq(coalesce_partial32(&P, addr, 4, &a[i]), 0x1);
+    /* ubench5 rw, q = 1: float4 stores of the lanes with (i & 3) == 0: lanes
+     * 0 and 4 write bytes 0..15 and 64..79 of line 0x2000, half of
+     * segments 0 and 2; lanes 8 and 12 the same in line 0x2080. q = 2:
+     * lanes 0, 1 write bytes 0..31, segment 0 whole. */
+    for (unsigned l = 0; l < 32; l++)
+        addr[l] = 0x2000 + 16 * l;
+    cr_assert_eq(coalesce_warp(&P, addr, 0x11111111u, 16, a), 4);
+    cr_expect_eq(coalesce_partial32(&P, addr, 16, &a[0]), 0x5);
+    cr_expect_eq(coalesce_partial32(&P, addr, 16, &a[1]), 0x5);
+    cr_assert_eq(coalesce_warp(&P, addr, 0x33333333u, 16, a), 4);
+    cr_expect_eq(coalesce_partial32(&P, addr, 16, &a[0]), 0);
+    /* Lines above 1024 bytes are not tracked. */
+    coalesce_params big = {.line_bytes = 2048, .sector_bytes = 64, .divergent_after = 2};
+    cr_assert_eq(coalesce_warp(&big, addr, 0x1u, 4, a), 1);
+    cr_expect_eq(coalesce_partial32(&big, addr, 4, &a[0]), 0);
+}

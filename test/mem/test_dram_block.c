@@ -37,29 +37,37 @@ static void idle_main(des_actor *self, void *data)
     des_block(self);
 }
 
-Test(dram_block, conflict_then_pipelined_row_hit)
+static sink k;
+
+/* One channel with the simple timing above; returns its request port (the
+ * slice's side is two actors: requests from src, replies to the sink k). */
+static des_port *channel(des_engine *e, bool write_mask)
 {
-    char *err = NULL;
-    des_engine *e = des_engine_new(clk, 1, false, &err);
-    dram_params p;
+    static dram_params p;
     dram_params_default(&p);
     p.timing = mem_policy("dram.timing", "simple");
     p.channels = 1;
     p.row_hit_latency = 100;
     p.row_conflict_latency = 300;
     p.bus_bytes = 32;
+    p.write_mask = write_mask;
     static addrmap map;
     char why[256];
     cr_assert(addrmap_init(&map, &p, why, sizeof why), "%s", why);
-    static sink k;
     des_actor *src = des_actor_new(e, "l2", idle_main, NULL);
     des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
     dram_block *d = dram_block_new(e, "dram0", &p, &map, 0, 1, &clk[0], NULL);
-    /* The slice's side is two actors here: requests from src, replies to
-     * the sink. */
     des_port *in = gpu_port("dram0.in0", sizeof(mem_pkt), 4, &clk[0], 1, src, dram_block_actor(d));
     k.in = gpu_port("dram0.out0", sizeof(mem_pkt), 16, &clk[0], 1, dram_block_actor(d), ka);
     dram_block_connect(d, 0, in, k.in);
+    return in;
+}
+
+Test(dram_block, conflict_then_pipelined_row_hit)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    des_port *in = channel(e, true);
     /* Two 32 B reads of one row sent at 0, a write between them: all arrive
      * at 1. Read A: closed bank, starts 1, done max(1 + 300, 0 + 1) = 301,
      * reply delivered 302. Write W (same row): a hit, starts 1 + 200 + 1 =
@@ -77,4 +85,43 @@ Test(dram_block, conflict_then_pipelined_row_hit)
     cr_assert_eq(k.at[0], 302);
     cr_assert_eq(k.id[1], 3);
     cr_assert_eq(k.at[1], 304);
+}
+
+/* One partial write W to row 0 (bytes 32 of segment 0 at address 32, id 2)
+ * then a read B of the same row (id 3), both sent at 0: when B is answered. */
+static des_time partial_write_then_read(bool write_mask, uint8_t partial)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    des_port *in = channel(e, write_mask);
+    mem_pkt w = {.addr = 32, .id = 2, .op = MEM_STORE, .bytes = 32, .sectors = 0x1, .partial = partial};
+    mem_pkt b = {.addr = 64, .id = 3, .op = MEM_LOAD, .bytes = 32};
+    cr_assert(des_port_try_send(in, &w, 0));
+    cr_assert(des_port_try_send(in, &b, 0));
+    des_run(e);
+    cr_assert_eq(k.n, 1, "the write and the RMW read are not answered");
+    cr_expect_eq(k.id[0], 3);
+    return k.at[0];
+}
+
+/* Simple timing as above (H = 100, C = 300, one bus cycle per 32 B); one
+ * engine per test (one simulation per process). With a data mask, or a
+ * write of whole segments: W on the closed bank starts 1, done 301; B a
+ * hit, starts 1 + 300 - 100 + 1 = 202, done max(302, 301 + 1) = 302,
+ * delivered 303. Without one, a partial W is preceded by a 32 B read R of
+ * its segment: R starts 1, done 301; W a hit starts 202, done 302; B starts
+ * 203, done max(303, 302 + 1) = 303, delivered 304: one bus cycle later. */
+Test(dram_block, partial_write_with_data_mask)
+{
+    cr_expect_eq(partial_write_then_read(true, 0x1), 303);
+}
+
+Test(dram_block, whole_write_without_data_mask)
+{
+    cr_expect_eq(partial_write_then_read(false, 0x0), 303);
+}
+
+Test(dram_block, partial_write_without_data_mask_reads_first)
+{
+    cr_expect_eq(partial_write_then_read(false, 0x1), 304);
 }
