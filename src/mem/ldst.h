@@ -46,6 +46,12 @@ void ldst_set_hit_interval(ldst *u, unsigned cycles);
 /* The L1 takes up to n accesses (lines) of the instruction in the unit per
  * core cycle (default 1: a single port). */
 void ldst_set_accesses_per_cycle(ldst *u, unsigned n);
+/* Address translation of the unit's loads (tlb.h): a load access waits for
+ * its page's translation, off the L1 port, while the unit goes on with the
+ * next access; it then takes the port ahead of new accesses. The unit does
+ * not own `t`. */
+struct tlb;
+void ldst_set_tlb(ldst *u, struct tlb *t);
 des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */
