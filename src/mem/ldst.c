@@ -681,6 +681,9 @@ static bool tlb_defer(ldst *u, uint64_t c)
     for (;;) {
         const coalesce_access *a = &u->acc[u->next];
         uint64_t ready = tlb_translate(u->tlb, a->line, c);
+        unsigned owed = tlb_take_port_cycles(u->tlb);   /* a miss's cost to the port */
+        if (owed)
+            u->port_free = MAX(u->port_free, c + 1 + owed);
         if (ready <= c)
             return false;
         if (u->tw_n == u->tw_cap) {
@@ -708,7 +711,8 @@ static bool tlb_defer(ldst *u, uint64_t c)
  * changed since it was refused. True if it used the port this cycle. */
 static bool tlb_replay(ldst *u, uint64_t c)
 {
-    if (!u->tw_n || u->tw[u->tw_head].ready > c || (u->tw_blocked && u->epoch == u->tw_epoch))
+    if (!u->tw_n || u->tw[u->tw_head].ready > c || c < u->port_free ||
+        (u->tw_blocked && u->epoch == u->tw_epoch))
         return false;
     cache_access ca = u->tw[u->tw_head].ca;
     cache_result r = cache_try_access(u->l1, &ca, c);

@@ -1,10 +1,11 @@
 /* Address translation: per-SM L1 TLB, shared group TLB, page walk (tlb.h).
  * Each TLB is set-associative with LRU replacement; an entry keeps the
  * cycle its translation is ready, so a later access to a page whose miss is
- * still in flight waits for it instead of missing again. The miss path is a
- * throughput limit on two ports: the SM's (tlb.l1_misses_per_cycle) and the
- * group's (tlb.group_lookups_per_cycle); a miss takes both at the first
- * cycle both are free. */
+ * still in flight waits for it instead of missing again. An L1 miss costs
+ * its SM's LD/ST port tlb.l1_miss_port_cycles (tlb_take_port_cycles) and
+ * takes the group's shared TLB at its next free lookup slot
+ * (tlb.group_lookups_per_cycle): the two limits ubench5 shows, one SM
+ * alone and the SMs of a group together. */
 #include "mem/tlb.h"
 
 #include <math.h>
@@ -27,7 +28,7 @@ struct tlb {
     tlb_group *g;
     tlb_array a;
     unsigned shift;    /* log2 page_bytes */
-    double free;       /* first cycle the SM's miss port takes a miss */
+    double port_debt;  /* port cycles owed by misses, not yet taken */
     uint64_t l1_hits, l1_misses, group_hits, walks, wait_cycles;
 };
 
@@ -37,7 +38,7 @@ static const param_bind binds[] = {
     PB(tlb_params, "tlb.l1_entries", l1_entries, PF_UNSIGNED),
     PB(tlb_params, "tlb.l1_ways", l1_ways, PF_UNSIGNED),
     PB(tlb_params, "tlb.page_bytes", page_bytes, PF_U64),
-    PB(tlb_params, "tlb.l1_misses_per_cycle", l1_misses_per_cycle, PF_DOUBLE),
+    PB(tlb_params, "tlb.l1_miss_port_cycles", l1_miss_port_cycles, PF_DOUBLE),
     PB(tlb_params, "tlb.group_sms", group_sms, PF_UNSIGNED),
     PB_ENUM(tlb_params, "tlb.group_map", group_map, map_words),
     PB(tlb_params, "tlb.group_entries", group_entries, PF_UNSIGNED),
@@ -187,8 +188,8 @@ uint64_t tlb_translate(tlb *t, uint64_t addr, uint64_t cycle)
     } else {
         const tlb_params *p = t->p;
         t->l1_misses++;
-        double start = MAX((double)cycle, MAX(t->free, t->g->free));
-        t->free = start + 1.0 / p->l1_misses_per_cycle;
+        t->port_debt += p->l1_miss_port_cycles;
+        double start = MAX((double)cycle, t->g->free);
         t->g->free = start + 1.0 / p->group_lookups_per_cycle;
         ready = (uint64_t)ceil(start) + p->group_hit_cycles;
         long j = array_find(&t->g->a, page);
@@ -204,4 +205,11 @@ uint64_t tlb_translate(tlb *t, uint64_t addr, uint64_t cycle)
     }
     t->wait_cycles += ready - cycle;
     return ready;
+}
+
+unsigned tlb_take_port_cycles(tlb *t)
+{
+    unsigned n = (unsigned)t->port_debt;
+    t->port_debt -= n;
+    return n;
 }

@@ -16,7 +16,7 @@ typedef enum { TLB_GROUP_CONSECUTIVE, TLB_GROUP_H100 } tlb_group_map;
 typedef struct tlb_params {
     unsigned l1_entries, l1_ways;      /* per SM; 0 entries = no translation */
     uint64_t page_bytes;
-    double l1_misses_per_cycle;        /* L1 TLB misses an SM sends on per cycle */
+    double l1_miss_port_cycles;        /* LD/ST port time an L1 TLB miss costs the SM */
     unsigned group_sms;                /* consecutive map: SMs per shared TLB */
     tlb_group_map group_map;
     unsigned group_entries, group_ways;
@@ -46,5 +46,8 @@ void tlb_register_stats(tlb *t, stats *st, const char *name);
  * made at `cycle` (cycle itself on an L1 TLB hit). Called at the current
  * cycle only, by every SM of a group in the order the simulation runs them. */
 uint64_t tlb_translate(tlb *t, uint64_t addr, uint64_t cycle);
+/* Whole cycles of LD/ST port time the L1 TLB misses so far owe (each adds
+ * tlb.l1_miss_port_cycles); the fraction is kept for the next misses. */
+unsigned tlb_take_port_cycles(tlb *t);
 
 #endif

@@ -8,8 +8,9 @@
 #define MIB (1024ull * 1024)
 
 /* 4-entry 2-way L1 TLB (2 sets: page % 2), 16-entry 4-way shared TLB,
- * 2 MiB pages; a shared hit adds 10 cycles, a walk 8 more; both miss ports
- * take one miss per cycle unless a test changes them. */
+ * 2 MiB pages; a shared hit adds 10 cycles, a walk 8 more; the shared TLB
+ * takes one lookup per cycle and a miss costs the SM's port nothing unless
+ * a test changes them. */
 static tlb_params small(void)
 {
     tlb_params p;
@@ -21,7 +22,7 @@ static tlb_params small(void)
     p.group_ways = 4;
     p.group_hit_cycles = 10;
     p.walk_cycles = 8;
-    p.l1_misses_per_cycle = 1.0;
+    p.l1_miss_port_cycles = 0;
     p.group_lookups_per_cycle = 1.0;
     return p;
 }
@@ -74,24 +75,30 @@ Test(tlb, group_shares_translations)
     tlb_group_free(g1);
 }
 
-/* One SM's misses are 1 / 0.8 = 1.25 cycles apart: four misses at cycle 0
- * start at 0, 1.25, 2.5, 3.75, ready at the next whole cycle plus the
- * 10 + 8 of a walk: 18, 20, 21, 22. */
-Test(tlb, sm_miss_rate)
+/* Each L1 TLB miss owes its SM's port 0.25 cycles: after misses 1..3 no
+ * whole cycle (0.25, 0.5, 0.75), after the 4th one (1.0, leaving 0), a hit
+ * owes nothing. The four misses at cycle 0 take the shared TLB one per
+ * cycle (rate 1): ready at 0, 1, 2, 3 plus the walk's 10 + 8. */
+Test(tlb, miss_port_cost)
 {
     tlb_params p = small();
-    p.l1_misses_per_cycle = 0.8;
+    p.l1_miss_port_cycles = 0.25;
     tlb_group *g = tlb_group_new(&p);
     tlb *t = tlb_new(&p, g);
-    static const uint64_t want[] = {18, 20, 21, 22};
-    for (unsigned k = 0; k < 4; k++)
-        cr_assert_eq(tlb_translate(t, page(10 + k), 0), want[k], "miss %u", k);
+    static const uint64_t ready[] = {18, 19, 20, 21};
+    static const unsigned owed[] = {0, 0, 0, 1};
+    for (unsigned k = 0; k < 4; k++) {
+        cr_assert_eq(tlb_translate(t, page(10 + k), 0), ready[k], "miss %u", k);
+        cr_assert_eq(tlb_take_port_cycles(t), owed[k], "miss %u", k);
+    }
+    cr_assert_eq(tlb_translate(t, page(13), 30), 30);
+    cr_assert_eq(tlb_take_port_cycles(t), 0);
     tlb_free(t);
     tlb_group_free(g);
 }
 
-/* Two SMs of one group, each 1 miss per cycle, the group 0.5 lookups per
- * cycle (2 cycles apart), no latency: a at 0 -> 0, b at 0 -> 2, a at 1 -> 4,
+/* Two SMs of one group, the group 0.5 lookups per cycle (2 cycles apart),
+ * no latency: a at 0 -> 0, b at 0 -> 2, a at 1 -> 4,
  * b at 1 -> 6: the group's ceiling, whoever asks. An SM of another group
  * at 1 is not slowed: 1. */
 Test(tlb, group_lookup_rate)
