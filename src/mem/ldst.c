@@ -140,7 +140,7 @@ struct ldst {
     struct tlb *tlb;
     tlb_wait *tw;
     unsigned tw_cap, tw_head, tw_n;
-    bool tw_blocked;
+    bool tw_blocked, tw_yield;
     uint64_t tw_epoch;
 };
 
@@ -669,42 +669,42 @@ static cache_access access_of(const ldst *u, const coalesce_access *a)
                                                        cache_get_params(u->l1)->line_bytes)};
 }
 
-/* Address translation: each load access of the instruction in the unit whose
- * page is not translated by cycle `c` waits in `tw` (sorted by ready cycle)
- * without using the L1 port, and the unit goes on with the next access. True
- * if no access is left for the port this cycle (the instruction retired).
- * Stores and atomics are not translated (no measurement to set them by). */
+/* Address translation: the current load access of the instruction in the
+ * unit, if its page is not translated by cycle `c`, waits in `tw` (sorted by
+ * ready cycle) without using the L1 port; the unit has spent its cycle on it
+ * (one access per cycle, as the coalescer) and goes on with the next access
+ * (hits under misses). True if it was put aside. Stores and atomics are not
+ * translated (no measurement to set them by). */
 static bool tlb_defer(ldst *u, uint64_t c)
 {
     if (!u->tlb || u->req.op != MEM_LOAD)
         return false;
-    for (;;) {
-        const coalesce_access *a = &u->acc[u->next];
-        uint64_t ready = tlb_translate(u->tlb, a->line, c);
-        unsigned owed = tlb_take_port_cycles(u->tlb);   /* a miss's cost to the port */
-        if (owed)
-            u->port_free = MAX(u->port_free, c + 1 + owed);
-        if (ready <= c)
-            return false;
-        if (u->tw_n == u->tw_cap) {
-            tlb_wait *n = g_new(tlb_wait, u->tw_cap * 2);
-            for (unsigned i = 0; i < u->tw_n; i++)
-                n[i] = u->tw[(u->tw_head + i) % u->tw_cap];
-            g_free(u->tw);
-            u->tw = n;
-            u->tw_head = 0;
-            u->tw_cap *= 2;
-        }
-        unsigned i = u->tw_n++;   /* sorted insert from the tail, equal ready cycles in order */
-        for (; i > 0 && u->tw[(u->tw_head + i - 1) % u->tw_cap].ready > ready; i--)
-            u->tw[(u->tw_head + i) % u->tw_cap] = u->tw[(u->tw_head + i - 1) % u->tw_cap];
-        u->tw[(u->tw_head + i) % u->tw_cap] = (tlb_wait){ready, access_of(u, a)};
-        if (++u->next == u->nacc) {
-            u->inst[u->cur].unit = c - u->inst[u->cur].ready_at;
-            retire(u);
-            return true;
-        }
+    const coalesce_access *a = &u->acc[u->next];
+    uint64_t ready = tlb_translate(u->tlb, a->line, c);
+    unsigned owed = tlb_take_port_cycles(u->tlb);   /* a miss's cost to the port */
+    if (owed)
+        u->port_free = MAX(u->port_free, c + 1 + owed);
+    if (ready <= c)
+        return false;
+    if (u->tw_n == u->tw_cap) {
+        tlb_wait *n = g_new(tlb_wait, u->tw_cap * 2);
+        for (unsigned i = 0; i < u->tw_n; i++)
+            n[i] = u->tw[(u->tw_head + i) % u->tw_cap];
+        g_free(u->tw);
+        u->tw = n;
+        u->tw_head = 0;
+        u->tw_cap *= 2;
     }
+    unsigned i = u->tw_n++;   /* sorted insert from the tail, equal ready cycles in order */
+    for (; i > 0 && u->tw[(u->tw_head + i - 1) % u->tw_cap].ready > ready; i--)
+        u->tw[(u->tw_head + i) % u->tw_cap] = u->tw[(u->tw_head + i - 1) % u->tw_cap];
+    u->tw[(u->tw_head + i) % u->tw_cap] = (tlb_wait){ready, access_of(u, a)};
+    u->busy_cycles++;
+    if (++u->next == u->nacc) {
+        u->inst[u->cur].unit = c - u->inst[u->cur].ready_at;
+        retire(u);
+    }
+    return true;
 }
 
 /* The translated head of `tw` through the L1 port, retried once the L1 has
@@ -714,6 +714,10 @@ static bool tlb_replay(ldst *u, uint64_t c)
     if (!u->tw_n || u->tw[u->tw_head].ready > c || c < u->port_free ||
         (u->tw_blocked && u->epoch == u->tw_epoch))
         return false;
+    if (u->tw_yield) {   /* alternate with the unit's hits, so neither starves the other */
+        u->tw_yield = false;
+        return false;
+    }
     cache_access ca = u->tw[u->tw_head].ca;
     cache_result r = cache_try_access(u->l1, &ca, c);
     note_result(u, &ca, &r, u->inst[ca.requester].accesses);
@@ -733,12 +737,12 @@ static bool tlb_replay(ldst *u, uint64_t c)
  * instruction with accesses left after it waits for the coalescer. */
 static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
 {
-    if (c < u->port_free) {   /* a previous atomic's lanes still hold the port */
+    if (tlb_defer(u, c))   /* a TLB miss needs no L1 port now */
+        return;
+    if (c < u->port_free) {   /* a previous atomic's lanes (or TLB misses) still hold the port */
         u->busy_cycles++;
         return;
     }
-    if (tlb_defer(u, c))
-        return;
     const coalesce_access *a = &u->acc[u->next];
     cache_access ca = access_of(u, a);
     if (u->stalled && c > u->stall_last + 1)
@@ -910,9 +914,16 @@ static void ldst_main(des_actor *self, void *data)
         }
         send_down(u, t);
         take_request(u, c, t);
-        if (replay(u, c) || tlb_replay(u, c)) {
+        if (replay(u, c)) {
             if (u->busy)
                 u->busy_cycles++;   /* the port replayed: the instruction waits a cycle */
+        } else if (tlb_replay(u, c)) {
+            /* the port took a translated access; the unit's current access
+             * still goes to the TLB, and waits for the port only on a hit */
+            if (u->busy && (!u->stalled || u->changed) && !tlb_defer(u, c)) {
+                u->busy_cycles++;
+                u->tw_yield = true;   /* a hit waited for the port: it goes first next cycle */
+            }
         } else if (u->busy && (!u->stalled || u->changed)) {
             issue_access(u, c, t, u->ports == 1);
             /* More accesses of the same instruction through the other
