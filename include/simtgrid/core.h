@@ -188,6 +188,8 @@ typedef struct core_launch {
     memimg *mem;
     uint32_t grid[3], block[3];
     int sm_first, sm_last;     /* -1, -1 = every SM */
+    const unsigned *sms;       /* the SMs named, ascending (sm_first .. sm_last), or NULL = all of that range */
+    unsigned nsms;
     uint64_t start;            /* core cycle, when after < 0 */
     int after;                 /* index of an earlier launch to wait for, or -1 */
     const uint64_t *params;

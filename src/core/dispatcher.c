@@ -18,6 +18,7 @@
 typedef struct launch_state {
     core_launch_rt rt;
     int sm_first, sm_last;
+    bool *sm_ok;           /* per SM: named by the launch's list ("0-3,7"), or NULL = the whole range */
     uint64_t start;
     int after;
     uint64_t ncta, next_cta, done;
@@ -69,7 +70,7 @@ static void dispatch(dispatcher *d, des_time now)
             unsigned first = d->rr;
             for (unsigned j = 0; j < d->nsms && L->next_cta < L->ncta; j++) {
                 unsigned i = (first + j) % d->nsms;
-                if (i < lo || i > hi || !fits(d, i, &L->rt))
+                if (i < lo || i > hi || (L->sm_ok && !L->sm_ok[i]) || !fits(d, i, &L->rt))
                     continue;
                 cta_start_msg m = {.launch = &L->rt, .cta = L->next_cta};
                 if (!des_port_try_send(d->to_sm[i], &m, now))
@@ -282,6 +283,12 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     L.rt.trace = l->trace;
     L.sm_first = l->sm_first;
     L.sm_last = l->sm_last;
+    if (l->sms && l->nsms) {
+        L.sm_ok = g_new0(bool, d->nsms);
+        for (unsigned k = 0; k < l->nsms; k++)
+            if (l->sms[k] < d->nsms)
+                L.sm_ok[l->sms[k]] = true;
+    }
     L.start = l->start;
     L.after = l->after;
     L.cta_start = g_new0(uint64_t, L.ncta);
@@ -367,6 +374,7 @@ void dispatcher_free(dispatcher *d)
         g_free(d->launches[i].rt.name);
         g_free(d->launches[i].cta_start);
         g_free(d->launches[i].cta_end);
+        g_free(d->launches[i].sm_ok);
         g_free(d->launches[i].cta_sm);
     }
     g_free(d->launches);

@@ -126,7 +126,8 @@ static bool add_launches(gpu *g, GError **err)
                 if (!strcmp(s->launches[j].name, l->after))
                     after = (int)j;
         core_launch cl = {.name = l->name, .prog = k->prog, .mem = k->mem,
-                          .sm_first = l->sm_first, .sm_last = l->sm_last, .start = l->start,
+                          .sm_first = l->sm_first, .sm_last = l->sm_last, .sms = l->sms, .nsms = l->nsms,
+                          .start = l->start,
                           .after = after, .params = g->params[i], .nparams = l->nargs,
                           .trace = k->trace};
         memcpy(cl.grid, l->grid, sizeof cl.grid);

@@ -18,6 +18,7 @@
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
 #include "mem/loadchar.h"
+#include "mem/tlb.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/cluster.h"
 #include "simtgrid/xbar.h"
@@ -33,6 +34,9 @@ struct gpu_hier {
     ldst **units;
     mem_feedback *fb;         /* per SM: its LD/ST unit's state for its schedulers (OAWS) */
     loadchar *lc;             /* the chip's characterisation table (gpu.memdiv_stats), or NULL */
+    tlb_params tp;            /* address translation (tlb.l1_entries > 0), else none */
+    tlb **tlbs;               /* per SM, or NULL */
+    tlb_group **groups;       /* shared TLBs, tlb_ngroups of them */
     stats *st;
     l2slice **l2;
     dram_block **dram;
@@ -77,7 +81,7 @@ static bool read_params(gpu_hier *h, gpu *g, GError **err)
     if (!dram_params_from_config(&h->dp, g->cfg, err) ||
         !cache_params_from_config(&h->l1p, g->cfg, "l1d", err) ||
         !cache_params_from_config(&h->l2p, g->cfg, "l2", err) ||
-        !coalesce_params_from_config(&h->cop, g->cfg, err))
+        !coalesce_params_from_config(&h->cop, g->cfg, err) || !tlb_params_from_config(&h->tp, g->cfg, err))
         return false;
     if (!addrmap_init(&h->map, &h->dp, why, sizeof why))
         return input_error(err, "%s: %s", cfg_origin(g->cfg, "dram.addr_map"), why);
@@ -138,6 +142,12 @@ static void build_units(gpu_hier *h, gpu *g)
         h->lc = loadchar_new(h->cop.divergent_after);
     if (h->l2parts == 2)
         h->near = g_new0(near_route, g->nsms);
+    if (h->tp.l1_entries) {
+        h->tlbs = g_new0(tlb *, g->nsms);
+        h->groups = g_new0(tlb_group *, tlb_ngroups(&h->tp, g->nsms));
+        for (unsigned k = 0; k < tlb_ngroups(&h->tp, g->nsms); k++)
+            h->groups[k] = tlb_group_new(&h->tp);
+    }
     for (unsigned i = 0; i < g->nsms; i++) {
         char name[32];
         snprintf(name, sizeof name, "sm%u", i);
@@ -165,6 +175,12 @@ static void build_units(gpu_hier *h, gpu *g)
             sm_send_priority(g->sms[i]);
         if (cfg_is(g->cfg, "core.scheduler", "mascar"))
             ldst_set_reexec(u, (unsigned)cfg_int(g->cfg, "core.mascar_reexec"));
+        if (h->tlbs) {
+            h->tlbs[i] = tlb_new(&h->tp, h->groups[tlb_group_of(&h->tp, i)]);
+            snprintf(name, sizeof name, "sm%u", i);
+            tlb_register_stats(h->tlbs[i], g->st, name);
+            ldst_set_tlb(u, h->tlbs[i]);
+        }
         if (h->lc) {
             ldst_set_loadchar(u, h->lc);
             sm_count_issue_ranks(g->sms[i], loadchar_issue_hist(h->lc));
@@ -352,6 +368,14 @@ void gpu_hier_free(gpu_hier *h)
     g_free(h->clusters);
     g_free(h->units);
     g_free(h->near);
+    if (h->tlbs) {
+        for (unsigned i = 0; i < h->nsms; i++)
+            tlb_free(h->tlbs[i]);
+        for (unsigned k = 0; k < tlb_ngroups(&h->tp, h->nsms); k++)
+            tlb_group_free(h->groups[k]);
+    }
+    g_free(h->tlbs);
+    g_free(h->groups);
     g_free(h->fb);
     loadchar_free(h->lc);
     g_free(h->l2);

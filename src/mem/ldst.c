@@ -8,6 +8,7 @@
 #include "mem/iwc.h"
 #include "mem/ldst.h"
 #include "mem/loadchar.h"
+#include "mem/tlb.h"
 
 typedef struct ldst_inst {
     warp_mem_resp resp;
@@ -36,6 +37,12 @@ typedef struct ldst_atomic {
     uint8_t lanes[COALESCE_MAX_ACCESSES], hot[COALESCE_MAX_ACCESSES];
     bool sent[COALESCE_MAX_ACCESSES];
 } ldst_atomic;
+
+/* A load access waiting for its address translation until `ready`. */
+typedef struct tlb_wait {
+    uint64_t ready;
+    cache_access ca;
+} tlb_wait;
 
 typedef struct hit_ev {
     uint64_t ready;
@@ -129,6 +136,14 @@ struct ldst {
     bool rq_blocked;
     uint64_t epoch, rq_epoch, rq_fail_cycle;
     uint64_t rq_queued, rq_replay_stall;
+    /* Address translation (ldst_set_tlb), else NULL: load accesses waiting
+     * for it, in order of ready cycle; a head the L1 refused waits for an
+     * L1 change (epoch), as the re-execution queue's. */
+    struct tlb *tlb;
+    tlb_wait *tw;
+    unsigned tw_cap, tw_head, tw_n;
+    bool tw_blocked, tw_yield;
+    uint64_t tw_epoch;
 };
 
 static void ldst_main(des_actor *self, void *data);
@@ -228,6 +243,15 @@ void ldst_set_load_route(ldst *u, ldst_route_fn route, const void *ctx)
 {
     u->load_route = route;
     u->load_ctx = ctx;
+}
+
+void ldst_set_tlb(ldst *u, struct tlb *t)
+{
+    u->tlb = t;
+    if (!u->tw) {
+        u->tw_cap = 64;
+        u->tw = g_new(tlb_wait, u->tw_cap);
+    }
 }
 
 /* The ready cycle of a hit of warp `w` whose data the L1 has at `ready`:
@@ -347,6 +371,7 @@ void ldst_free(ldst *u)
         return;
     cache_free(u->l1);
     g_free(u->rq);
+    g_free(u->tw);
     g_free(u->dc);
     g_free(u->inst);
     g_free(u->atom);
@@ -650,25 +675,97 @@ static bool requeue(ldst *u, const cache_access *ca, cache_fail why, uint64_t c)
     return true;
 }
 
+/* The L1 access of coalesced access `a` of the instruction in the unit. */
+static cache_access access_of(const ldst *u, const coalesce_access *a)
+{
+    return (cache_access){.addr = a->line,
+                          .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
+                          .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
+                          .flags = u->req.flags, .prio = u->req.prio,
+                          .dc_class = u->dc ? u->dc_class : 0,
+                          .dc_region = u->dc && u->dc->dynamic ? (uint8_t)MIN(u->dc->fcw.fcw * COALESCE_LANES /
+                                                            cache_get_params(u->l1)->sets + 1, 255u) : 0,
+                          .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
+                                                       cache_get_params(u->l1)->line_bytes),
+                          .partial32 = u->req.op == MEM_STORE ? u->partial32[a - u->acc] : 0};
+}
+
+/* Address translation: the current load access of the instruction in the
+ * unit, if its page is not translated by cycle `c`, waits in `tw` (sorted by
+ * ready cycle) without using the L1 port; the unit has spent its cycle on it
+ * (one access per cycle, as the coalescer) and goes on with the next access
+ * (hits under misses). True if it was put aside. Stores and atomics are not
+ * translated (no measurement to set them by). */
+static bool tlb_defer(ldst *u, uint64_t c)
+{
+    if (!u->tlb || u->req.op != MEM_LOAD)
+        return false;
+    const coalesce_access *a = &u->acc[u->next];
+    uint64_t ready = tlb_translate(u->tlb, a->line, c);
+    unsigned owed = tlb_take_port_cycles(u->tlb);   /* a miss's cost to the port */
+    if (owed)
+        u->port_free = MAX(u->port_free, c + 1 + owed);
+    if (ready <= c)
+        return false;
+    if (u->tw_n == u->tw_cap) {
+        tlb_wait *n = g_new(tlb_wait, u->tw_cap * 2);
+        for (unsigned i = 0; i < u->tw_n; i++)
+            n[i] = u->tw[(u->tw_head + i) % u->tw_cap];
+        g_free(u->tw);
+        u->tw = n;
+        u->tw_head = 0;
+        u->tw_cap *= 2;
+    }
+    unsigned i = u->tw_n++;   /* sorted insert from the tail, equal ready cycles in order */
+    for (; i > 0 && u->tw[(u->tw_head + i - 1) % u->tw_cap].ready > ready; i--)
+        u->tw[(u->tw_head + i) % u->tw_cap] = u->tw[(u->tw_head + i - 1) % u->tw_cap];
+    u->tw[(u->tw_head + i) % u->tw_cap] = (tlb_wait){ready, access_of(u, a)};
+    u->busy_cycles++;
+    if (++u->next == u->nacc) {
+        u->inst[u->cur].unit = c - u->inst[u->cur].ready_at;
+        retire(u);
+    }
+    return true;
+}
+
+/* The translated head of `tw` through the L1 port, retried once the L1 has
+ * changed since it was refused. True if it used the port this cycle. */
+static bool tlb_replay(ldst *u, uint64_t c)
+{
+    if (!u->tw_n || u->tw[u->tw_head].ready > c || c < u->port_free ||
+        (u->tw_blocked && u->epoch == u->tw_epoch))
+        return false;
+    if (u->tw_yield) {   /* alternate with the unit's hits, so neither starves the other */
+        u->tw_yield = false;
+        return false;
+    }
+    cache_access ca = u->tw[u->tw_head].ca;
+    cache_result r = cache_try_access(u->l1, &ca, c);
+    note_result(u, &ca, &r, u->inst[ca.requester].accesses);
+    if (r.outcome == CACHE_FAIL) {
+        u->tw_blocked = true;
+        u->tw_epoch = u->epoch;
+        return true;
+    }
+    u->tw_blocked = false;
+    u->tw_head = (u->tw_head + 1) % u->tw_cap;
+    u->tw_n--;
+    load_taken(u, ca.requester, &ca, &r);
+    return true;
+}
+
 /* One access through the L1 port; `last`: the cycle's last port, so an
  * instruction with accesses left after it waits for the coalescer. */
 static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
 {
-    const coalesce_access *a = &u->acc[u->next];
-    if (c < u->port_free) {   /* a previous atomic's lanes still hold the port */
+    if (tlb_defer(u, c))   /* a TLB miss needs no L1 port now */
+        return;
+    if (c < u->port_free) {   /* a previous atomic's lanes (or TLB misses) still hold the port */
         u->busy_cycles++;
         return;
     }
-    cache_access ca = {.addr = a->line,
-                       .sectors = cache_sector_mask(u->l1, a->sectors, u->co.sector_bytes),
-                       .requester = u->cur, .pc = u->req.pc, .warp = u->req.warp, .op = u->req.op,
-                       .flags = u->req.flags, .prio = u->req.prio,
-                       .dc_class = u->dc ? u->dc_class : 0,
-                       .dc_region = u->dc && u->dc->dynamic ? (uint8_t)MIN(u->dc->fcw.fcw * COALESCE_LANES /
-                                                         cache_get_params(u->l1)->sets + 1, 255u) : 0,
-                       .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
-                                                    cache_get_params(u->l1)->line_bytes),
-                       .partial32 = u->req.op == MEM_STORE ? u->partial32[u->next] : 0};
+    const coalesce_access *a = &u->acc[u->next];
+    cache_access ca = access_of(u, a);
     if (u->stalled && c > u->stall_last + 1)
         count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
@@ -843,6 +940,13 @@ static void ldst_main(des_actor *self, void *data)
         if (replay(u, c)) {
             if (u->busy)
                 u->busy_cycles++;   /* the port replayed: the instruction waits a cycle */
+        } else if (tlb_replay(u, c)) {
+            /* the port took a translated access; the unit's current access
+             * still goes to the TLB, and waits for the port only on a hit */
+            if (u->busy && (!u->stalled || u->changed) && !tlb_defer(u, c)) {
+                u->busy_cycles++;
+                u->tw_yield = true;   /* a hit waited for the port: it goes first next cycle */
+            }
         } else if (u->busy && (!u->stalled || u->changed)) {
             issue_access(u, c, t, u->ports == 1);
             /* More accesses of the same instruction through the other
@@ -859,12 +963,17 @@ static void ldst_main(des_actor *self, void *data)
         /* The next cycle with work, else sleep until a port wakes us. */
         bool again = (u->busy && (!u->stalled || u->changed)) || des_port_next(u->up) <= t ||
                      (u->rq_n && !(u->rq_blocked && u->epoch == u->rq_epoch)) ||
+                     (u->tw_n && u->tw[u->tw_head].ready <= c && !(u->tw_blocked && u->epoch == u->tw_epoch)) ||
                      (cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
         if (again)
             des_wake_at(self, t + period);
-        else if (u->hcount)
-            des_wake_at(self, u->hits[u->hhead].ready * period);
+        else if (u->hcount || (u->tw_n && !u->tw_blocked)) {
+            uint64_t w = u->hcount ? u->hits[u->hhead].ready : UINT64_MAX;
+            if (u->tw_n && !u->tw_blocked)
+                w = MIN(w, u->tw[u->tw_head].ready);
+            des_wake_at(self, w * period);
+        }
         now = des_block(self);
     }
 }

@@ -50,6 +50,12 @@ void ldst_set_accesses_per_cycle(ldst *u, unsigned n);
  * unit's route; stores and atomics keep it (two L2 partitions: a load goes
  * to the SM's near partition, docs/cache.md). NULL: one route for all. */
 void ldst_set_load_route(ldst *u, ldst_route_fn route, const void *ctx);
+/* Address translation of the unit's loads (tlb.h): a load access waits for
+ * its page's translation, off the L1 port, while the unit goes on with the
+ * next access; it then takes the port ahead of new accesses. The unit does
+ * not own `t`. */
+struct tlb;
+void ldst_set_tlb(ldst *u, struct tlb *t);
 des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
  * SM: sm_set_feedback). */

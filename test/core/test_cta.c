@@ -119,6 +119,32 @@ Test(cta, round_robin_over_sms)
     harness_free(h);
 }
 
+/* A launch naming SMs "0,3" (not the range 0-3) on 4 SMs: CTA 0 -> sm0,
+ * 1 -> sm3, 2 -> sm0, 3 -> sm3, all at cycle 10; two warps on each of the
+ * two SMs end at 30 and 31 (as round_robin_over_sms); sm1 and sm2 get none. */
+Test(cta, sm_list_not_range)
+{
+    const char *sets[] = {"gpu.sms=4", NULL};
+    harness *h = harness_new(sets);
+    GError *err = NULL;
+    isa_program *p = isa_program_parse(k_three, "k.sasm", &err);
+    cr_assert_not_null(p);
+    memimg *m = isa_program_new_memimg(p, 1, &err);
+    h->prog[h->nprog] = p;
+    h->img[h->nprog] = m;
+    h->nprog++;
+    static const unsigned list[] = {0, 3};
+    core_launch l = {.name = "k0", .prog = p, .mem = m, .grid = {4, 1, 1}, .block = {32, 1, 1},
+                     .sm_first = 0, .sm_last = 3, .sms = list, .nsms = 2, .after = -1};
+    cr_assert(dispatcher_add_launch(h->d, &l, &err) >= 0);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 30);
+    expect_cta(h, 0, 1, 3, 10, 30);
+    expect_cta(h, 0, 2, 0, 10, 31);
+    expect_cta(h, 0, 3, 3, 10, 31);
+    harness_free(h);
+}
+
 Test(cta, launch_start_and_after)
 {
     const char *sets[] = {NULL};

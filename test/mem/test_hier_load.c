@@ -16,6 +16,7 @@
 #include "mem/dram_block.h"
 #include "mem/l2slice.h"
 #include "mem/ldst.h"
+#include "mem/tlb.h"
 #include "simtgrid/xbar.h"
 
 #define MAX_SMS 16
@@ -108,6 +109,9 @@ typedef struct rig {
     dram_block *d[MAX_PARTS];
     xbar *rq, *rp;
     stats *st;
+    tlb_params tp;             /* address translation when tp.l1_entries > 0 */
+    tlb_group *tg[MAX_SMS];
+    tlb *tl[MAX_SMS];
 } rig;
 
 static unsigned route(const void *ctx, uint64_t addr)
@@ -125,6 +129,7 @@ static void rig_params(rig *r, unsigned nsms, unsigned parts)
     cache_params_default(&r->l1, "l1d");
     cache_params_default(&r->l2, "l2");
     coalesce_params_default(&r->co);
+    tlb_params_default(&r->tp);
     dram_params_default(&r->dp);
     r->dp.channels = parts;
     r->dp.timing = mem_policy("dram.timing", "simple");
@@ -157,6 +162,14 @@ static void rig_build(rig *r, unsigned per_sm, bool random, unsigned max_pending
         des_actor *a = des_actor_new(r->e, name, sm_main, s);
         ldst *u = ldst_new(r->e, name, i, &r->l1, &r->co, max_pending, route, r, &clk[0], r->st);
         r->u[i] = u;
+        if (r->tp.l1_entries) {
+            unsigned g = tlb_group_of(&r->tp, i);
+            if (!r->tg[g])
+                r->tg[g] = tlb_group_new(&r->tp);
+            r->tl[i] = tlb_new(&r->tp, r->tg[g]);
+            tlb_register_stats(r->tl[i], r->st, name);
+            ldst_set_tlb(u, r->tl[i]);
+        }
         s->req = des_port_new(r->e, "q", sizeof(warp_mem_req), 2, 1, a, ldst_actor(u));
         s->resp = des_port_new(r->e, "r", sizeof(warp_mem_resp), max_pending, 1, ldst_actor(u), a);
         ldst_connect_sm(u, s->req, s->resp);
@@ -239,7 +252,7 @@ Test(hier_load, streaming_sms_saturate_the_dram_buses)
     stats_free(r.st);
 }
 
-Test(hier_load, soak_under_overload_answers_everything)
+static void soak(bool translate)
 {
     /* Every buffer at (or near) its minimum so that back-pressure and
      * reservation failures happen everywhere at once; random loads
@@ -267,6 +280,19 @@ Test(hier_load, soak_under_overload_answers_everything)
     r.xp.input_buffer = 1;
     r.xp.output_buffer = 1;
     r.xp.arbiter = XBAR_PIM;
+    if (translate) {
+        /* 4 KiB pages over the 8 MiB: 2048 pages through 4-entry L1 TLBs
+         * and 8-entry TLBs shared by 4 SMs, half a lookup per cycle, and
+         * each miss owing its SM's port half a cycle */
+        r.tp.l1_entries = 4;
+        r.tp.l1_ways = 2;
+        r.tp.page_bytes = 4096;
+        r.tp.group_sms = 4;
+        r.tp.group_entries = 8;
+        r.tp.group_ways = 2;
+        r.tp.group_lookups_per_cycle = 0.5;
+        r.tp.l1_miss_port_cycles = 0.5;
+    }
     rig_build(&r, 100, true, 4);
     rig_run(&r);
     uint64_t expect = 0, got = 0;
@@ -291,5 +317,24 @@ Test(hier_load, soak_under_overload_answers_everything)
     cr_expect_gt(sum(&r, "sm*.l1d", "fail_miss_queue_full"), 0);
     cr_expect_gt(sum(&r, "l2s*", "reservation_fails"), 0);
     cr_expect_gt(sum(&r, "icnt.req", "input_full_cycles"), 0);
+    if (translate) {
+        /* every load access was translated: each L1 TLB miss either hit the
+         * shared TLB or walked; misses, hits and walks all happened */
+        uint64_t miss = sum(&r, "sm*", "tlb_l1_misses");
+        cr_expect_gt(sum(&r, "sm*", "tlb_l1_hits"), 0);
+        cr_expect_gt(sum(&r, "sm*", "tlb_group_hits"), 0);
+        cr_expect_gt(sum(&r, "sm*", "tlb_walks"), 0);
+        cr_expect_eq(sum(&r, "sm*", "tlb_group_hits") + sum(&r, "sm*", "tlb_walks"), miss);
+        for (unsigned i = 0; i < 16; i++)
+            tlb_free(r.tl[i]);
+        for (unsigned g = 0; g < 4; g++)
+            tlb_group_free(r.tg[g]);
+    }
     stats_free(r.st);
 }
+
+Test(hier_load, soak_under_overload_answers_everything) { soak(false); }
+
+/* The same soak with address translation: loads wait for their pages off
+ * the L1 port and replay; nothing may be lost or stuck. */
+Test(hier_load, soak_with_translation_answers_everything) { soak(true); }
