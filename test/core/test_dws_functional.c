@@ -105,5 +105,5 @@ BENCH(svm, "papers/dws/kernels/svm.sasm", "grid = 4\nblock = 64\nargs = 16, 2, 5
 BENCH(kmeans, "papers/dws/kernels/kmeans.sasm", "grid = 4\nblock = 64\nargs = 2, 8\n" DUMP "member\n")
 BENCH(kmeans_lwm, "papers/lwm/kernels/kmeans.sasm", "grid = 4\nblock = 64\nargs = 8, 16\n" DUMP "member\n")
 BENCH(hotspot, "papers/lwm/kernels/hotspot.sasm", "grid = 4\nblock = 64\nargs = 16\n" DUMP "out\n")
-BENCH(filter, "profiles/kernels/gather.sasm", "grid = 4\nblock = 64\n" DUMP "out\n")
-BENCH(lu, "profiles/kernels/columns.sasm", "grid = 4\nblock = 64\n" DUMP "out\n")
+BENCH(filter, "papers/dws/kernels/filter.sasm", "grid = 4\nblock = 64\nargs = 500, 500, 40\n" DUMP "out\n")
+BENCH(lu, "papers/dws/kernels/lu.sasm", "grid = 4\nblock = 64\nargs = 150, 3\n" DUMP "a\n")

@@ -193,6 +193,10 @@ Test(paper_models, dws_machine)
     cr_expect_eq(I("l1d.mshr_entries"), 32);
     cr_expect_eq(I("l1d.mshr_merge"), 32);
     cr_expect_str_eq(S("l1d.write"), "back");
+    /* 16 lane banks (sec. 3.3), by 4-byte word, a warp's lines per cycle */
+    cr_expect_eq(I("core.l1d_banks"), 16);
+    cr_expect_eq(I("core.l1d_bank_bytes"), 4);
+    cr_expect_eq(I("l1d.accesses_per_cycle"), 16);
     /* 1 partition x 4 slices x 512 x 16 x 128 = 4 MB, 16-way; 4 x 64 = 256 MSHRs */
     int64_t l2 = I("dram.channels") * I("l2.slices_per_partition") * cache_bytes(c, "l2");
     cr_expect_eq(l2, 4 * 1024 * 1024);
