@@ -22,16 +22,16 @@ struct des_actor {
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
 };
 
-/* Indexed binary min-heap of actors keyed by (wake_at, id); the keys are
- * copied into the entries and the positions kept by actor id (wakeheap.c). */
+/* Indexed binary min-heap of actors keyed by (wake_at, id); the entries are
+ * the keys, positions and actors are kept by actor id (wakeheap.c). */
 typedef struct wake_ent {
     des_time at;
     unsigned id;
-    des_actor *a;
 } wake_ent;
 typedef struct wakeheap {
     wake_ent *e;
     int *pos;               /* by actor id: index in e, -1 when not queued */
+    des_actor **by_id;      /* by actor id: the actor (once it has asked to wake) */
     unsigned n, cap, npos;
 } wakeheap;
 

@@ -2,8 +2,8 @@
  * a queued actor's wake time in O(log n). Ties break on actor id, so the
  * release order at equal times never depends on pointers or insertion order.
  *
- * Layout (issue 20): each entry carries its key (time, id) and the positions
- * live in an array indexed by actor id, so sifting reads and writes only
+ * Layout (issue 20): each entry is its key (time, id), 16 bytes; the
+ * positions and the actors live in arrays indexed by actor id, so sifting reads and writes only
  * these two arrays and never the actors themselves. With a thousand SMs the
  * actors are spread over a gigabyte; reading one per comparison cost a cache
  * miss per heap level. Same keys, same order. */
@@ -59,14 +59,17 @@ void wakeheap_init(wakeheap *h)
     h->e = g_new(wake_ent, h->cap);
     h->npos = 0;
     h->pos = NULL;
+    h->by_id = NULL;
 }
 
 void wakeheap_free(wakeheap *h)
 {
     g_free(h->e);
     g_free(h->pos);
+    g_free(h->by_id);
     h->e = NULL;
     h->pos = NULL;
+    h->by_id = NULL;
     h->n = h->cap = h->npos = 0;
 }
 
@@ -77,10 +80,14 @@ void wakeheap_request(wakeheap *h, des_actor *a, des_time t)
         while (n <= a->id)
             n *= 2;
         h->pos = g_renew(int, h->pos, n);
-        for (unsigned i = h->npos; i < n; i++)
+        h->by_id = g_renew(des_actor *, h->by_id, n);
+        for (unsigned i = h->npos; i < n; i++) {
             h->pos[i] = -1;
+            h->by_id[i] = NULL;
+        }
         h->npos = n;
     }
+    h->by_id[a->id] = a;
     int at = h->pos[a->id];
     if (at >= 0) {
         if (t < a->wake_at) {
@@ -96,7 +103,7 @@ void wakeheap_request(wakeheap *h, des_actor *a, des_time t)
     }
     a->wake_at = t;
     h->n++;
-    place(h, h->n - 1, (wake_ent){.at = t, .id = a->id, .a = a});
+    place(h, h->n - 1, (wake_ent){.at = t, .id = a->id});
     sift_up(h, h->n - 1);
 }
 
@@ -112,7 +119,7 @@ des_time wakeheap_second_at(const wakeheap *h)
 
 des_actor *wakeheap_top(const wakeheap *h)
 {
-    return h->n ? h->e[0].a : NULL;
+    return h->n ? h->by_id[h->e[0].id] : NULL;
 }
 
 des_time wakeheap_top_at(const wakeheap *h)
@@ -124,7 +131,7 @@ des_actor *wakeheap_pop(wakeheap *h)
 {
     if (!h->n)
         return NULL;
-    des_actor *top = h->e[0].a;
+    des_actor *top = h->by_id[h->e[0].id];
     h->pos[h->e[0].id] = -1;
     h->n--;
     if (h->n) {
