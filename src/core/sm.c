@@ -175,7 +175,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->clk = core;
     s->rc = p->reconv->ops;
     s->nent_cap = s->rc->capacity(p);
-    s->ent = g_aligned_alloc0(s->nent_cap, sizeof(sm_entity), 64);   /* a line each */
+    s->ent = g_new0(sm_entity, s->nent_cap);
     s->free_ent = g_new(unsigned, s->nent_cap);
     for (unsigned i = 0; i < s->nent_cap; i++)
         s->free_ent[i] = s->nent_cap - 1 - i;   /* lowest id first */
@@ -203,7 +203,7 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         s->units[u] = g_new0(sm_unit, p->unit[u].count);
     s->passes_port = (p->warp_size + p->simd_width - 1) / p->simd_width;
-    s->sc = g_aligned_alloc0(p->schedulers, sizeof(sm_sched_state), 64);
+    s->sc = g_new0(sm_sched_state, p->schedulers);
     unsigned slots = (p->max_warps + p->schedulers - 1) / p->schedulers;
     for (unsigned i = 0; i < p->schedulers; i++)
         sched_init(&s->sc[i].s, p->scheduler->ops, s->nent_cap, slots, &s->p);
@@ -288,7 +288,7 @@ void sm_free(sm *s)
     des_lgroup_free(s->sched_group);
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         g_free(s->units[u]);
-    g_aligned_free(s->sc);
+    g_free(s->sc);
     g_free(s->reports);
     g_free(s->sendq);
     g_free(s->sendq_at);
@@ -302,7 +302,7 @@ void sm_free(sm *s)
     g_free(s->pred);
     g_free(s->status);
     g_free(s->free_ent);
-    g_aligned_free(s->ent);
+    g_free(s->ent);
     g_free(s->error);
     g_free(s->name);
     g_free(s);

@@ -25,8 +25,6 @@
 
 #define REG_MEM UINT64_MAX   /* scoreboard: written by an outstanding memory instruction */
 
-/* One entity is 64 bytes and the array is allocated on a 64-byte boundary
- * (sm.c), so testing an entity's status reads one cache line (issue 20). */
 typedef struct sm_entity {
     bool live;
     bool at_barrier;
@@ -96,32 +94,29 @@ enum { STALL_PIPELINE, STALL_DEP, STALL_BARRIER, STALL_MEM, STALL_EMPTY, STALL_K
 typedef struct sm_sched_stats {
     uint64_t issue_cycles;              /* cycles the issue port was busy issuing */
     uint64_t stall[STALL_KINDS];
-    uint64_t issued;                    /* issue slots used */
     uint64_t w0_idle, w0_mem, wstall;   /* DWF warp-size categories */
     uint64_t wbucket[WCAT_BUCKETS];     /* W1-4 ... W29-32 (warp_size / 8 wide) */
-    stats_hist fu_lanes;                /* active lanes per cycle (its bounds last: cold) */
+    stats_hist fu_lanes;                /* active lanes per cycle */
+    uint64_t issued;                    /* issue slots used */
 } sm_sched_stats;
 
-/* Layout (issue 20): what every simulated cycle of the scheduler reads or
- * writes comes first, so a cycle touches a few adjacent cache lines of it;
- * the trace-only fields last. */
 typedef struct sm_sched_state {
-    uint64_t port_free;                 /* first cycle the issue port is free */
-    unsigned cur_threads;               /* threads of the issue in progress (W category) */
-    /* the last simulated idle cycle, replicated over skipped cycles */
-    uint8_t snap_stall;                 /* STALL_* */
-    uint8_t snap_wcat;                  /* 0 idle, 1 mem, 2 stall */
     sched s;                            /* the policy, run by `act` */
     sched_actor act;                    /* the scheduler actor (sched_actor.h) */
+    uint64_t port_free;                 /* first cycle the issue port is free */
+    unsigned cur_threads;               /* threads of the issue in progress (W category) */
     uint64_t rf_free[32];               /* per register-file bank (core.rf_banks <= 32): first free read cycle */
     uint16_t lanes_ring[64];            /* active lanes per upcoming cycle (index cycle % 64):
                                            up to issue_width x simd_width = 256 */
-    sm_sched_stats st;
+    /* the last simulated idle cycle, replicated over skipped cycles */
+    uint8_t snap_stall;                 /* STALL_* */
+    uint8_t snap_wcat;                  /* 0 idle, 1 mem, 2 stall */
     /* Trace only: the run of idle cycles with one stall reason being
      * built ([tr_from, tr_to), reason tr_stall, STALL_KINDS for none) and
      * the next cycle to account. */
     uint8_t tr_stall;
     uint64_t tr_from, tr_to, tr_next;
+    sm_sched_stats st;
 } sm_sched_state;
 
 typedef struct reconv_ops reconv_ops;
