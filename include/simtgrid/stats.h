@@ -19,12 +19,16 @@ typedef struct stats stats;
  * lo[i] <= v <= hi[i]; values outside every bucket go to `overflow`.
  * Bucket labels are printed as "lo-hi" (or "lo" when lo == hi). */
 typedef struct stats_hist {
+    /* What stats_hist_add touches comes first (the header and count[], two
+     * cache lines for the exact and log2 layouts); the bounds, read only
+     * to search a ranges layout and to write results, last (issue 20). */
     unsigned n;            /* number of buckets (<= STATS_HIST_MAX) */
-    uint64_t lo[32], hi[32];
-    uint64_t count[32];
+    unsigned layout;       /* how a value's bucket is found (hist.c); 0: by the bounds */
     uint64_t overflow;
     uint64_t samples;      /* values added */
     double sum;            /* sum of values added, for the mean */
+    uint64_t count[32];
+    uint64_t lo[32], hi[32];
 } stats_hist;
 #define STATS_HIST_MAX 32
 

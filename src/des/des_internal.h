@@ -16,17 +16,23 @@ struct des_actor {
     void *data;
     sg_sem_t sem;           /* the engine releases it to run the actor */
     des_time wake_at;       /* pending wake request, DES_NEVER if none */
-    int heap_pos;           /* index in the wake heap, -1 when not queued */
     des_time lookahead;     /* min input latency / output credit delay */
     bool finished;
     uint64_t wakeups;       /* times the engine released it (profile) */
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
 };
 
-/* Indexed binary min-heap of actors keyed by (wake_at, id). */
+/* Indexed binary min-heap of actors keyed by (wake_at, id); the entries are
+ * the keys, positions and actors are kept by actor id (wakeheap.c). */
+typedef struct wake_ent {
+    des_time at;
+    unsigned id;
+} wake_ent;
 typedef struct wakeheap {
-    des_actor **a;
-    unsigned n, cap;
+    wake_ent *e;
+    int *pos;               /* by actor id: index in e, -1 when not queued */
+    des_actor **by_id;      /* by actor id: the actor (once it has asked to wake) */
+    unsigned n, cap, npos;
 } wakeheap;
 
 void wakeheap_init(wakeheap *h);
@@ -34,6 +40,8 @@ void wakeheap_free(wakeheap *h);
 /* Insert, or lower the key of an actor already queued; a later time is ignored. */
 void wakeheap_request(wakeheap *h, des_actor *a, des_time t);
 des_actor *wakeheap_top(const wakeheap *h);
+/* Wake time of the top (DES_NEVER if empty), without reading the actor. */
+des_time wakeheap_top_at(const wakeheap *h);
 /* Wake time of the earliest actor after the top (DES_NEVER if none). */
 des_time wakeheap_second_at(const wakeheap *h);
 des_actor *wakeheap_pop(wakeheap *h);

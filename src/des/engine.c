@@ -181,8 +181,8 @@ static bool advance(des_engine *e, des_actor *self)
      * time, so sleeping through idle cycles instead of polling them cannot
      * reorder anything. */
     e->batch_len = e->batch_pos = 0;
-    while ((top = wakeheap_top(&e->heap)) && top->wake_at == t) {
-        wakeheap_pop(&e->heap);
+    while (wakeheap_top_at(&e->heap) == t) {
+        top = wakeheap_pop(&e->heap);
         top->wake_at = DES_NEVER;
         if (top->finished)
             continue;   /* a port may still wake a block whose body returned */
@@ -367,7 +367,6 @@ des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void 
     a->fn = fn;
     a->data = data;
     a->sem = sg_sem_init(0);
-    a->heap_pos = -1;
     a->wake_at = DES_NEVER;
     a->lookahead = DES_NEVER;
     a->inputs = g_ptr_array_new();

@@ -13,6 +13,13 @@
 #include <math.h>
 #include <string.h>
 
+/* stats_hist.layout: the exact and log2 initialisers' buckets are found by
+ * arithmetic alone, without reading the bounds (a histogram sits in the
+ * per-SM state that every issue cycle touches: issue 20). Zero (ranges, or
+ * a zeroed histogram) searches the bounds. The bucket that holds a value is
+ * unique (buckets are disjoint), so every layout finds the same one. */
+enum { HIST_SEARCH = 0, HIST_EXACT, HIST_LOG2 };
+
 static void hist_reset(stats_hist *h, unsigned n)
 {
     memset(h, 0, sizeof *h);
@@ -26,6 +33,7 @@ void stats_hist_init_exact(stats_hist *h, unsigned n)
     hist_reset(h, n);
     for (unsigned i = 0; i < n; i++)
         h->lo[i] = h->hi[i] = i;
+    h->layout = HIST_EXACT;
 }
 
 /* Bucket 0 holds 0; bucket i >= 1 holds [2^(i-1), 2^i - 1], i.e. every value
@@ -39,6 +47,7 @@ void stats_hist_init_log2(stats_hist *h, unsigned n)
         h->lo[i] = UINT64_C(1) << (i - 1);
         h->hi[i] = (UINT64_C(1) << i) - 1;
     }
+    h->layout = HIST_LOG2;
 }
 
 bool stats_hist_ranges_valid(unsigned n, const uint64_t *bounds, char *why, size_t why_len)
@@ -100,6 +109,12 @@ static inline unsigned bit_width(uint64_t v)
 static inline unsigned hist_find(const stats_hist *h, uint64_t v)
 {
     unsigned n = h->n;
+    if (h->layout == HIST_EXACT)   /* [0], [1], ... [n-1] */
+        return v < n ? (unsigned)v : n;
+    if (h->layout == HIST_LOG2) {  /* bucket i: the values of bit width i */
+        unsigned g = bit_width(v);
+        return g < n ? g : n;
+    }
     if (n == 0 || v > h->hi[n - 1])
         return n;
     if (v < n && h->lo[v] == v && h->hi[v] == v)        /* exact layout */

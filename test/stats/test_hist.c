@@ -227,3 +227,39 @@ Test(hist, ranges_32_buckets_every_edge)
     cr_assert_eq(h.overflow, 64);
     cr_assert_eq(h.samples, 128);
 }
+
+Test(hist, arithmetic_layouts_match_searched_bounds)
+{
+    /* The exact and log2 initialisers find buckets by arithmetic, without
+     * reading the bounds; the same buckets given as ranges are searched.
+     * Each value lies in exactly one bucket, so both must count alike:
+     * exact n = 3 with the bounds (0,0) (1,1) (2,2); log2 n = 4 with
+     * (0,0) (1,1) (2,3) (4,7). Values 0..9: exact counts 1 1 1, overflow 7
+     * (3..9); log2 counts 1 1 2 4, overflow 2 (8, 9). */
+    const uint64_t exact_b[] = {0, 0, 1, 1, 2, 2};
+    const uint64_t log2_b[] = {0, 0, 1, 1, 2, 3, 4, 7};
+    stats_hist ex, exr, lg, lgr;
+    stats_hist_init_exact(&ex, 3);
+    stats_hist_init_ranges(&exr, 3, exact_b);
+    stats_hist_init_log2(&lg, 4);
+    stats_hist_init_ranges(&lgr, 4, log2_b);
+    for (uint64_t v = 0; v < 10; v++) {
+        stats_hist_add(&ex, v);
+        stats_hist_add(&exr, v);
+        stats_hist_add(&lg, v);
+        stats_hist_add(&lgr, v);
+    }
+    const uint64_t want_ex[] = {1, 1, 1}, want_lg[] = {1, 1, 2, 4};
+    for (unsigned i = 0; i < 3; i++) {
+        cr_assert_eq(ex.count[i], want_ex[i], "exact bucket %u", i);
+        cr_assert_eq(exr.count[i], want_ex[i], "exact-as-ranges bucket %u", i);
+    }
+    for (unsigned i = 0; i < 4; i++) {
+        cr_assert_eq(lg.count[i], want_lg[i], "log2 bucket %u", i);
+        cr_assert_eq(lgr.count[i], want_lg[i], "log2-as-ranges bucket %u", i);
+    }
+    cr_assert_eq(ex.overflow, 7);
+    cr_assert_eq(exr.overflow, 7);
+    cr_assert_eq(lg.overflow, 2);
+    cr_assert_eq(lgr.overflow, 2);
+}
