@@ -61,11 +61,27 @@ static void rig_free(rig *r)
 
 /* The scripted core's send: the box's reports ride on the message; the
  * core writes the box again only in a later run, after the actor took it. */
-static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
+static void send_flags(rig *r, uint8_t kind, uint8_t flags, int issued, uint64_t k, des_time t)
 {
-    sched_msg m = {.kind = kind, .nrep = (uint16_t)r->act.nbox, .issued = issued, .k = k};
+    sched_msg m = {.kind = kind, .flags = flags, .nrep = (uint16_t)r->act.nbox, .issued = issued, .k = k};
     cr_assert(des_lport_send(r->act.in, &m, t), "port full at %lu", (unsigned long)t);
     r->act.nbox = 0;
+}
+
+static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
+{
+    send_flags(r, kind, 0, issued, k, t);
+}
+
+/* The scripted core takes the replies that reached it by `now`. */
+static void collect(rig *r, des_time now)
+{
+    const sched_reply *rep;
+    while ((rep = des_lport_peek(r->act.out, now))) {
+        r->got_at[r->ngot] = now;
+        r->got_id[r->ngot++] = rep->id;
+        des_lport_pop(r->act.out, now);
+    }
 }
 
 /* The script, one step per run of the core:
@@ -81,12 +97,7 @@ static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
 static void core_main(des_lactor *self, void *data, des_time now)
 {
     rig *r = data;
-    const sched_reply *rep;
-    while ((rep = des_lport_peek(r->act.out, now))) {
-        r->got_at[r->ngot] = now;
-        r->got_id[r->ngot++] = rep->id;
-        des_lport_pop(r->act.out, now);
-    }
+    collect(r, now);
     switch (r->step++) {
     case 0: send(r, SA_PICK, -1, 0, now); break;
     case 1: report(r, 0, WS_DEP); des_lactor_wake_at(self, 64); break;
@@ -304,22 +315,10 @@ static int fake_pick(void *host, unsigned part, uint64_t k, uint8_t *status, con
     return best;
 }
 
-static void send_flags(rig *r, uint8_t kind, uint8_t flags, int issued, uint64_t k, des_time t)
-{
-    sched_msg m = {.kind = kind, .flags = flags, .nrep = (uint16_t)r->act.nbox, .issued = issued, .k = k};
-    cr_assert(des_lport_send(r->act.in, &m, t), "port full at %lu", (unsigned long)t);
-    r->act.nbox = 0;
-}
-
 static void own_core_main(des_lactor *self, void *data, des_time now)
 {
     rig *r = data;
-    const sched_reply *rep;
-    while ((rep = des_lport_peek(r->act.out, now))) {
-        r->got_at[r->ngot] = now;
-        r->got_id[r->ngot++] = rep->id;
-        des_lport_pop(r->act.out, now);
-    }
+    collect(r, now);
     switch (r->step++) {
     case 0:
         report(r, 3, WS_DEP);
