@@ -616,7 +616,9 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
     return -1;
 }
 
-/* The issue policy's pick, in the scheduler actor (reconv_ops.pick). */
+/* The issue policy's pick, in the scheduler actor (reconv_ops.pick). One
+ * scheduler per SM (checked, core_params.c): its actor's status copy holds
+ * every pool warp's, and DMaj's unpark writes the copy of the right actor. */
 static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *status,
                     const sched_view *v)
 {
