@@ -561,13 +561,13 @@ static bool before(const uint64_t a[3], const uint64_t b[3])
     return false;
 }
 
-static int pick_ordered(sm *s, dwf_state *d, bool relax)
+static int pick_ordered(sm *s, dwf_state *d, bool relax, const uint8_t *status)
 {
     int best = -1;
     uint64_t bp[3] = {0}, p[3];
     for (unsigned i = 0; i < d->npool; i++) {
         unsigned e = d->pool[i];
-        if (s->status[e] != WS_READY || (!relax && !eligible(d, e)))
+        if (status[e] != WS_READY || (!relax && !eligible(d, e)))
             continue;
         prio(s, d, e, p);
         if (best < 0 || before(p, bp)) {
@@ -578,7 +578,7 @@ static int pick_ordered(sm *s, dwf_state *d, bool relax)
     return best;
 }
 
-static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake)
+static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake, uint8_t *status)
 {
     bool limited = !s->p.dwf_heap_infinite;
     if (d->maj == NONE || d->g[d->maj].head == NONE) {
@@ -605,25 +605,31 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake)
                 continue;
             sched_add(&s->sc[s->ent[e].sched].s, &s->view, e, -1);
             d->parked[e] = false;
-            sm_set_status(s, e, sm_entity_status(s, e, k, wake));
+            /* both copies, the actor's (this runs in it) and the SM's:
+             * nothing to report */
+            status[e] = s->status[e] = sm_entity_status(s, e, k, wake);
         }
     }
     for (uint32_t e = d->g[d->maj].head; e != NONE; e = d->gnext[e])
-        if (s->status[e] == WS_READY && (relax || eligible(d, e)))
+        if (status[e] == WS_READY && (relax || eligible(d, e)))
             return (int)e;
     return -1;
 }
 
-static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
+/* The issue policy's pick, in the scheduler actor (reconv_ops.pick). One
+ * scheduler per SM (checked, core_params.c): its actor's status copy holds
+ * every pool warp's, and DMaj's unpark writes the copy of the right actor. */
+static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *status,
+                    const sched_view *v)
 {
-    (void)sc;
+    (void)sc, (void)v;
     dwf_state *d = s->rc_state;
     if (!d->npool)
         return -1;
     bool maj = s->p.dwf_policy == DWF_POL_MAJ;
-    int e = maj ? pick_maj(s, d, k, false, wake) : pick_ordered(s, d, false);
+    int e = maj ? pick_maj(s, d, k, false, wake, status) : pick_ordered(s, d, false, status);
     if (e < 0 && stuck(s, d))
-        e = maj ? pick_maj(s, d, k, true, wake) : pick_ordered(s, d, true);
+        e = maj ? pick_maj(s, d, k, true, wake, status) : pick_ordered(s, d, true, status);
     return e;
 }
 

@@ -907,17 +907,17 @@ static void dws_stats(sm *s, stats *st, const char *blk, bool final)
  * issued last keeps the pipeline while it is ready; otherwise the ready
  * group that has waited longest since its last issue (a split created at a
  * branch queues from the branch) runs, then the oldest warp. */
-static int queue_pick(sm *s, unsigned sc)
+static int queue_pick(sm *s, unsigned sc, const sched_view *v)
 {
     dws_state *q = s->rc_state;
-    if (q->cur >= 0 && s->ent[q->cur].live && s->ent[q->cur].sched == sc && s->status[q->cur] == WS_READY)
+    if (q->cur >= 0 && s->ent[q->cur].live && s->ent[q->cur].sched == sc && v->status[q->cur] == WS_READY)
         return q->cur;
     int best = -1;
     for (unsigned e = 0; e < s->nent_cap; e++) {
-        if (!s->ent[e].live || s->ent[e].sched != sc || s->status[e] != WS_READY)
+        if (!s->ent[e].live || s->ent[e].sched != sc || v->status[e] != WS_READY)
             continue;
         if (best < 0 || q->e[e].last_issue < q->e[best].last_issue ||
-            (q->e[e].last_issue == q->e[best].last_issue && s->age[e] < s->age[best]))
+            (q->e[e].last_issue == q->e[best].last_issue && v->age[e] < v->age[best]))
             best = (int)e;
     }
     return best;
@@ -928,19 +928,25 @@ static int queue_pick(sm *s, unsigned sc)
  * compared when the running split executes one): the ready groups of its
  * warp parked at the same pc with the same stack merge into it
  * (core.dws_pc_merge_resume [inferred, digest ambiguity A5]). */
-static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake)
+/* The pick, in the scheduler actor (reconv_ops.pick, with its copies of
+ * the statuses and ages): the ready queue, or without it the scheduler's. */
+static int dws_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *status,
+                    const sched_view *v)
+{
+    (void)wake, (void)status;
+    return s->p.dws_ready_queue ? queue_pick(s, sc, v) : sched_pick(&s->sc[sc].s, v, k);
+}
+
+/* The SM's side of the pick r (reconv_ops.picked); the SM then records the
+ * issue (sm_issue_cycle). */
+static void dws_picked(sm *s, unsigned r, uint64_t k)
 {
     dws_state *q = s->rc_state;
-    (void)wake;
-    /* without the ready queue the scheduler actor picks (sched_actor.h);
-     * the SM records the issue (sm_issue_cycle) */
-    int r = s->p.dws_ready_queue ? queue_pick(s, sc) : sm_sched_ask(s, sc, SA_OFFER, -1, k);
-    if (r >= 0 && q->e[r].parked) {
+    if (q->e[r].parked) {
         q->e[r].parked = false;
         if (s->p.dws_pc_merge && s->p.dws_pc_merge_resume)
-            merge_at_pc(s, (unsigned)r, k, false);
+            merge_at_pc(s, r, k, false);
     }
-    return r;
 }
 
 const reconv_ops reconv_dws_ops = {
@@ -954,5 +960,6 @@ const reconv_ops reconv_dws_ops = {
     .every_cycle = true,
     .mem_partial = dws_mem_partial,
     .pick = dws_pick,
+    .picked = dws_picked,
     .stats = dws_stats,
 };

@@ -30,6 +30,14 @@ static void form(sched_actor *a, sched_reply *r, unsigned id, uint64_t k)
     r->threads = (uint16_t)threads;
 }
 
+/* A pick: the formation policy's own (SAF_OWN) or the scheduler's. */
+static inline int own_pick(sched_actor *a, const sched_msg *c)
+{
+    if (c->flags & SAF_OWN)
+        return a->pick(a->form_host, a->part, c->k, a->status, &a->v);
+    return sched_pick(a->q, &a->v, c->k);
+}
+
 static void sched_main(des_lactor *self, void *data, des_time now)
 {
     (void)self;
@@ -42,7 +50,7 @@ static void sched_main(des_lactor *self, void *data, des_time now)
         sched_reply r = {.id = -1};
         switch ((enum sched_msg_kind)c.kind) {
         case SA_PICK:
-            r.id = sched_pick(a->q, v, c.k);
+            r.id = own_pick(a, &c);
             if (r.id >= 0) {
                 sched_issued(a->q, v, (unsigned)r.id, c.k);
                 if (c.flags & SAF_FORM)
@@ -52,7 +60,7 @@ static void sched_main(des_lactor *self, void *data, des_time now)
         case SA_OFFER:
             if (c.issued >= 0)
                 sched_issued(a->q, v, (unsigned)c.issued, c.k);
-            r.id = sched_pick(a->q, v, c.k);
+            r.id = own_pick(a, &c);
             break;
         case SA_ISSUED:
             sched_issued(a->q, v, (unsigned)c.issued, c.k);

@@ -44,7 +44,9 @@ enum sched_msg_kind {
                      record it as issued at k first: reply with the sub-warps */
 };
 
-enum { SAF_RECORD = 1, SAF_FORM = 2 };   /* sched_msg.flags */
+/* SAF_OWN (SA_PICK, SA_OFFER): pick with the formation policy's own pick
+ * (sched_actor.pick: DWF, DWS's ready queue) instead of the policy's. */
+enum { SAF_RECORD = 1, SAF_FORM = 2, SAF_OWN = 4 };   /* sched_msg.flags */
 
 typedef struct sched_msg {
     uint8_t kind;        /* enum sched_msg_kind */
@@ -68,6 +70,13 @@ typedef struct sched_reply {
 typedef const void *(*sched_form_fn)(void *host, unsigned id, uint64_t k, unsigned *n,
                                      unsigned *threads);
 
+/* A formation policy's own pick (DWF's issue policies, DWS's ready queue;
+ * the SM's reconv_ops.pick), called by the actor on a pick flagged SAF_OWN:
+ * the entity to issue at cycle k (-1: none) among the READY ones of the
+ * actor's `status` (v: the actor's view). */
+typedef int (*sched_pick_fn)(void *host, unsigned part, uint64_t k, uint8_t *status,
+                             const sched_view *v);
+
 /* One report, one word: entity id (bits 0-31) is now status (bits 32-39,
  * enum warp_status); with SCHED_AGED the next word is its age (a new
  * entity: dispatch order, smaller = older). */
@@ -82,7 +91,9 @@ typedef struct sched_actor {
     uint8_t *status;       /* per entity id, as reported */
     uint64_t *age;
     sched_form_fn form;    /* the formation hook, or NULL */
-    void *form_host;
+    void *form_host;       /* the host of both hooks (form, pick) */
+    sched_pick_fn pick;    /* the formation policy's own pick, or NULL */
+    unsigned part;         /* its scheduler partition (for pick) */
     sched_report *box;     /* reports for the next message, written by the core:
                               room for every entity's status and one age */
     unsigned nbox, cap;

@@ -172,6 +172,13 @@ static const void *sm_form(void *host, unsigned e, uint64_t k, unsigned *n, unsi
     return s->rc->form(s, e, k, n, threads);
 }
 
+/* The formation policy's own pick as the scheduler actor calls it (SAF_OWN). */
+static int sm_pick(void *host, unsigned part, uint64_t k, uint8_t *status, const sched_view *v)
+{
+    sm *s = host;
+    return s->rc->pick(s, part, k, s->pick_wake, status, v);
+}
+
 sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *core, stats *st)
 {
     sm *s = g_new0(sm, 1);
@@ -223,11 +230,13 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
                          NULL);
         g_free(name);
     }
-    if (s->rc->form)
-        for (unsigned i = 0; i < p->schedulers; i++) {
-            s->sc[i].act.form = sm_form;
-            s->sc[i].act.form_host = s;
-        }
+    for (unsigned i = 0; i < p->schedulers; i++) {
+        sched_actor *a = &s->sc[i].act;
+        a->form = s->rc->form ? sm_form : NULL;
+        a->pick = s->rc->pick ? sm_pick : NULL;
+        a->part = i;
+        a->form_host = s;
+    }
     des_lgroup_run(s->sched_group, 0);   /* the actors' first run */
     s->rc_state = s->rc->create(s);
     sm_stats_register(s, st);

@@ -149,6 +149,7 @@ struct sm {
     sched_view view;
     des_lgroup *sched_group;    /* the scheduler actors (sched_actor.h) */
     uint64_t sched_tick;        /* the group's clock */
+    uint64_t *pick_wake;        /* the issuing cycle's wake, for reconv_ops.pick */
     uint8_t *pred;              /* per entity: OAWS's predicted misses of its next load */
     mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
@@ -235,11 +236,17 @@ struct reconv_ops {
      * `issued` and completes at `done`; called in order before after_issue. */
     void (*subwarp_done)(sm *s, unsigned e, unsigned i, const isa_exec_out *o, uint64_t issued,
                          uint64_t done);
-    /* The entity scheduler sc issues at cycle k among the READY ones
-     * (s->status; the policy may compute the status of entities it adds to
-     * the scheduler now, lowering *wake), -1 for none; NULL: the scheduler
-     * (core.scheduler) picks. DWF's issue policies choose pool warps here. */
-    int (*pick)(sm *s, unsigned sc, uint64_t k, uint64_t *wake);
+    /* The policy's own pick (DWF's issue policies, DWS's ready queue; NULL:
+     * the scheduler, core.scheduler, picks), called by scheduler sc's actor
+     * (sched_actor.h, SAF_OWN): the entity to issue at cycle k among the
+     * READY ones of the actor's copy `status` (v: the actor's view, v->status
+     * == status), -1 for none. The policy may set the status of entities it
+     * adds to the scheduler now in both copies (the actor's and s->status),
+     * lowering *wake. */
+    int (*pick)(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *status, const sched_view *v);
+    /* The SM's side of the actor's pick e at cycle k (may be NULL; DWS:
+     * resume a parked group, merge at its pc), before the issue. */
+    void (*picked)(sm *s, unsigned e, uint64_t k);
     /* Registers the policy's statistics under the SM's block, or (final) its
      * derived values after the run; may be NULL. */
     void (*stats)(sm *s, stats *st, const char *blk, bool final);

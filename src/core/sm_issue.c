@@ -623,13 +623,31 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
     unsigned n = 0;
     while (n < s->p.issue_width) {
         /* The actor picks and takes its pick as issued. A formation
-         * policy with its own pick (DWF, DWS) picks here, and the actor
-         * records the issue: with the formation (SA_FORM, DWF) or alone. */
+         * policy with its own pick (DWF, DWS) picks in the actor too
+         * (SAF_OWN): DWF's comes formed and recorded (SAF_FORM, one
+         * exchange); DWS's is offered, the SM resumes the group
+         * (reconv_ops.picked) and the actor records it (SA_ISSUED). */
         int id;
         if (s->rc->pick) {
-            id = s->rc->pick(s, sc, k, wake);
-            if (id >= 0 && !s->rc->form)
-                sm_sched_ask(s, sc, SA_ISSUED, id, k);
+            sm_sched_state *st = &s->sc[sc];
+            s->pick_wake = wake;
+            if (s->rc->form) {
+                id = sched_actor_exchange(&st->act, s->sched_group, &s->sched_tick,
+                                          (sched_msg){.kind = SA_PICK, .flags = SAF_OWN | SAF_FORM,
+                                                      .k = k},
+                                          &st->formed)
+                         ? st->formed.id
+                         : -1;
+            } else {
+                id = sched_actor_ask(&st->act, s->sched_group, &s->sched_tick,
+                                     (sched_msg){.kind = SA_OFFER, .flags = SAF_OWN, .issued = -1,
+                                                 .k = k});
+                if (id >= 0) {
+                    if (s->rc->picked)
+                        s->rc->picked(s, (unsigned)id, k);
+                    sm_sched_ask(s, sc, SA_ISSUED, id, k);
+                }
+            }
         } else if (s->rc->form && (ready || q->ops->pick_every_cycle)) {
             /* LWM, TBC: the pick comes formed (SAF_FORM), one exchange */
             sm_sched_state *st = &s->sc[sc];

@@ -22,14 +22,11 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
     uint32_t pc = w->pc;
     const isa_inst *in = isa_program_inst(prog, pc);
     /* The scheduler actor forms the sub-warps (the policy's hook, sm.c
-     * sm_form): with its pick (SAF_FORM, sm_issue_cycle), or on its own
-     * for an issue the policy picked itself (DWF), recorded first. */
+     * sm_form) with its pick (SAF_FORM, sm_issue_cycle), or on its own. */
     sched_reply *r = &st->formed;
     if (!r->formed || r->id != (int32_t)e)
         sched_actor_exchange(&st->act, s->sched_group, &s->sched_tick,
-                             (sched_msg){.kind = SA_FORM, .flags = s->rc->pick ? SAF_RECORD : 0,
-                                         .issued = (int32_t)e, .k = k},
-                             r);
+                             (sched_msg){.kind = SA_FORM, .issued = (int32_t)e, .k = k}, r);
     const sm_subwarp *sw = r->formed;
     unsigned n = r->nsub, threads = r->threads;
     r->formed = NULL;   /* used */

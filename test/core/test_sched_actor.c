@@ -61,11 +61,27 @@ static void rig_free(rig *r)
 
 /* The scripted core's send: the box's reports ride on the message; the
  * core writes the box again only in a later run, after the actor took it. */
-static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
+static void send_flags(rig *r, uint8_t kind, uint8_t flags, int issued, uint64_t k, des_time t)
 {
-    sched_msg m = {.kind = kind, .nrep = (uint16_t)r->act.nbox, .issued = issued, .k = k};
+    sched_msg m = {.kind = kind, .flags = flags, .nrep = (uint16_t)r->act.nbox, .issued = issued, .k = k};
     cr_assert(des_lport_send(r->act.in, &m, t), "port full at %lu", (unsigned long)t);
     r->act.nbox = 0;
+}
+
+static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
+{
+    send_flags(r, kind, 0, issued, k, t);
+}
+
+/* The scripted core takes the replies that reached it by `now`. */
+static void collect(rig *r, des_time now)
+{
+    const sched_reply *rep;
+    while ((rep = des_lport_peek(r->act.out, now))) {
+        r->got_at[r->ngot] = now;
+        r->got_id[r->ngot++] = rep->id;
+        des_lport_pop(r->act.out, now);
+    }
 }
 
 /* The script, one step per run of the core:
@@ -81,12 +97,7 @@ static void send(rig *r, uint8_t kind, int issued, uint64_t k, des_time t)
 static void core_main(des_lactor *self, void *data, des_time now)
 {
     rig *r = data;
-    const sched_reply *rep;
-    while ((rep = des_lport_peek(r->act.out, now))) {
-        r->got_at[r->ngot] = now;
-        r->got_id[r->ngot++] = rep->id;
-        des_lport_pop(r->act.out, now);
-    }
+    collect(r, now);
     switch (r->step++) {
     case 0: send(r, SA_PICK, -1, 0, now); break;
     case 1: report(r, 0, WS_DEP); des_lactor_wake_at(self, 64); break;
@@ -267,4 +278,86 @@ Test(sched_actor, form_calls_the_hook_and_replies_by_reference)
     cr_expect_eq(f.last_seen, 1);
     cr_expect_eq(rep.formed, (const void *)f.subwarps);
     rig_free(&r);
+}
+
+/* SAF_OWN: a formation policy's own pick (DWF's issue policies, DWS's ready
+ * queue) runs in the actor, on the actor's copies of the statuses and ages,
+ * instead of the scheduler's. The fake policy picks the youngest READY warp
+ * (largest age), which GTO (oldest first) never would. Script of the
+ * scripted core, times from the protocol (sent at t, applied at t + 1,
+ * reply read at t + 2):
+ *   t=0   warp 3 DEP (report), cycle 0: OFFER|OWN -> youngest ready: 2,
+ *         not recorded (GTO's last stays -1)
+ *   t=2   reply 2; the core claims it: ISSUED(2) (applied at 3: last = 2);
+ *         wake at cycle 1 (t=64)
+ *   t=64  warp 2 DEP (report), cycle 1: PICK|OWN -> youngest ready: 1,
+ *         recorded (last = 1)
+ *   t=66  reply 1; done. */
+typedef struct own_rig {
+    rig r;
+    unsigned calls, part;
+    uint64_t k[4];
+    uint8_t seen3;   /* warp 3's status in the actor's copy, first call */
+} own_rig;
+
+static int fake_pick(void *host, unsigned part, uint64_t k, uint8_t *status, const sched_view *v)
+{
+    own_rig *o = host;
+    if (!o->calls)
+        o->seen3 = status[3];
+    o->part = part;
+    o->k[o->calls++] = k;
+    cr_expect_eq(v->status, status, "the view reads the actor's copy");
+    int best = -1;
+    for (unsigned i = 0; i < N; i++)
+        if (status[i] == WS_READY && (best < 0 || v->age[i] > v->age[best]))
+            best = (int)i;
+    return best;
+}
+
+static void own_core_main(des_lactor *self, void *data, des_time now)
+{
+    rig *r = data;
+    collect(r, now);
+    switch (r->step++) {
+    case 0:
+        report(r, 3, WS_DEP);
+        send_flags(r, SA_OFFER, SAF_OWN, -1, 0, now);
+        break;
+    case 1:
+        cr_expect_eq(r->q.last, -1, "an offer is not an issue");
+        send(r, SA_ISSUED, r->got_id[0], 0, now);
+        des_lactor_wake_at(self, 64);
+        break;
+    case 2:
+        cr_expect_eq(r->q.last, 2, "ISSUED(2) applied at 3");
+        report(r, 2, WS_DEP);
+        send_flags(r, SA_PICK, SAF_OWN, -1, 1, now);
+        break;
+    default: break;
+    }
+}
+
+Test(sched_actor, own_pick_in_the_actor_message_times)
+{
+    own_rig o = {0};
+    rig_init(&o.r, own_core_main);   /* the rig is own_rig's first member */
+    o.r.act.pick = fake_pick;
+    o.r.act.form_host = &o;
+    o.r.act.part = 7;
+    des_lgroup_run(o.r.g, DES_NEVER);
+    des_time want_at[] = {2, 66};
+    int want_id[] = {2, 1};
+    cr_assert_eq(o.r.ngot, 2, "replies: %u", o.r.ngot);
+    for (unsigned i = 0; i < 2; i++) {
+        cr_expect_eq(o.r.got_at[i], want_at[i], "reply %u at %lu", i, (unsigned long)o.r.got_at[i]);
+        cr_expect_eq(o.r.got_id[i], want_id[i], "reply %u: warp %d", i, o.r.got_id[i]);
+    }
+    cr_expect_eq(o.calls, 2);
+    cr_expect_eq(o.part, 7);
+    cr_expect_eq(o.k[0], 0);
+    cr_expect_eq(o.k[1], 1);
+    cr_expect_eq(o.seen3, WS_DEP, "the report rode on the offer, applied first");
+    cr_expect_eq(o.r.q.last, 1, "PICK|OWN records its pick");
+    rig_free(&o.r);
 }
