@@ -45,6 +45,7 @@ typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_
 typedef enum core_unit_kind {
     CORE_UNIT_ALU, CORE_UNIT_SFU, CORE_UNIT_LDST, CORE_UNIT_SMEM, CORE_UNIT_BRANCH,
     CORE_UNIT_CVT,   /* cvt with a float type; count 0 = they run on the ALU */
+    CORE_UNIT_BAR,   /* barriers; count 0 = they run on the branch units */
     CORE_UNIT_KINDS
 } core_unit_kind;
 
@@ -103,6 +104,7 @@ typedef struct core_params {
     /* SFU latency by function (resolved: core.sfu_latency where 0). */
     unsigned sfu_sin_latency, sfu_ex2_latency, sfu_rsqrt_latency;
     bool units_per_scheduler;      /* unit i serves scheduler i mod schedulers */
+    bool issue_rotate;             /* shared units claimed in rotating scheduler order */
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
     bool smem_atomic_uniform;      /* one word for the whole warp: one update */
     bool smem_atomic_serial;       /* a warp's shared atomics one at a time */

@@ -82,7 +82,9 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
         s->rc->before_cycle(s, k);
     uint64_t wake = NEVER_CYCLE;
     bool busy = false;
-    for (unsigned sc = 0; sc < s->p.schedulers; sc++) {
+    unsigned first = s->p.issue_rotate ? (unsigned)(k % s->p.schedulers) : 0;
+    for (unsigned i = 0; i < s->p.schedulers; i++) {
+        unsigned sc = first + i < s->p.schedulers ? first + i : first + i - s->p.schedulers;
         sm_sched_state *q = &s->sc[sc];
         if (q->port_free > k) {
             sm_account_issue_cycle(s, sc, k);

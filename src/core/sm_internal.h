@@ -311,8 +311,8 @@ static inline core_unit_kind sm_unit_of(const core_params *p, const isa_inst *in
     case ISA_CLASS_LD_SHARED:
     case ISA_CLASS_ST_SHARED: return CORE_UNIT_SMEM;
     case ISA_CLASS_ATOMIC: return in->space == ISA_SPACE_SHARED ? CORE_UNIT_SMEM : CORE_UNIT_LDST;
+    case ISA_CLASS_BARRIER: return p->unit[CORE_UNIT_BAR].count ? CORE_UNIT_BAR : CORE_UNIT_BRANCH;
     case ISA_CLASS_BRANCH:
-    case ISA_CLASS_BARRIER:
     case ISA_CLASS_EXIT: return CORE_UNIT_BRANCH;
     default: return CORE_UNIT_ALU;
     }

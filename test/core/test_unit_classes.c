@@ -236,6 +236,51 @@ Test(unit_classes, per_scheduler_units_serve_other_schedulers_warps)
     harness_free(h);
 }
 
+/* ---- barrier units and the rotating claim order ------------------------- */
+
+/* Two warps, two schedulers (w0 -> scheduler 0, w1 -> 1), one ALU and one
+ * branch unit each, barrel: both movs @10, both bar.sync fetched at 17. */
+static void two_bars(const char *const *extra, uint64_t c0, unsigned w0, uint64_t c1, unsigned w1)
+{
+    const char *sets[12] = {"core.schedulers=2", "core.alu_units=2", "core.branch_units=2",
+                            "core.units_per_scheduler=true"};
+    unsigned n = 4;
+    for (unsigned i = 0; extra[i]; i++)
+        sets[n++] = extra[i];
+    sets[n] = NULL;
+    harness *h = harness_new(sets);
+    harness_launch(h, "mov r0, %tid.x\nbar.sync\nexit\n", 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_expect_eq(h->log[2].cycle, c0);
+    cr_expect_eq(h->log[2].warp, w0);
+    cr_expect_eq(h->log[3].cycle, c1);
+    cr_expect_eq(h->log[3].warp, w1);
+    harness_free(h);
+}
+
+Test(unit_classes, barriers_on_the_branch_units_by_default)
+{
+    /* each scheduler's own branch unit: both bars @17 */
+    const char *extra[] = {NULL};
+    two_bars(extra, 17, 0, 17, 1);
+}
+
+Test(unit_classes, barrier_unit_of_the_sm)
+{
+    /* one barrier unit per SM, ii 2: w0's bar @17 holds it to 19, w1's bar
+     * waits for it although its branch unit is free */
+    const char *extra[] = {"core.bar_units=1", "core.bar_ii=2", NULL};
+    two_bars(extra, 17, 0, 19, 1);
+}
+
+Test(unit_classes, rotating_claim_order)
+{
+    /* the same with core.issue_rotate: cycle 17 starts at scheduler
+     * 17 mod 2 = 1, so w1 takes the unit @17 and w0 waits to 19 */
+    const char *extra[] = {"core.bar_units=1", "core.bar_ii=2", "core.issue_rotate=true", NULL};
+    two_bars(extra, 17, 1, 19, 0);
+}
+
 Test(unit_classes, cvt_units_out_of_range)
 {
     /* a bad value names the key */
