@@ -90,8 +90,9 @@ static bool read_params(gpu_hier *h, gpu *g, GError **err)
     if (g->nsms > 65535 || h->parts * h->slices > 65535)
         return input_error(err, "gpu.sms / dram.channels: at most 65535 each");
     h->l2parts = (unsigned)cfg_int(g->cfg, "l2.partitions");
-    if (h->l2parts == 2 && (h->parts % 2 || g->nsms < 2))
-        return input_error(err, "%s: l2.partitions = 2 needs an even dram.channels (%u here) and two SMs or more",
+    /* One SM is near partition 0 and reaches partition 1 as far: legal. */
+    if (h->l2parts == 2 && h->parts % 2)
+        return input_error(err, "%s: l2.partitions = 2 needs an even dram.channels (%u here)",
                            cfg_origin(g->cfg, "l2.partitions"), h->parts);
     xbar_params_from_config(&h->xp, g->cfg);
     return true;

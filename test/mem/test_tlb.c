@@ -2,6 +2,9 @@
  * a group of SMs, the miss path's throughput, and the H100 group map. Every
  * expected cycle is worked out by hand in the comment above it. */
 #include <criterion/criterion.h>
+#include <string.h>
+
+#include "simtgrid/config.h"
 
 #include "mem/tlb.h"
 
@@ -155,4 +158,32 @@ Test(tlb, group_maps)
     cr_assert_eq(tlb_group_of(&p, 5), 0);
     cr_assert_eq(tlb_group_of(&p, 6), 1);
     cr_assert_eq(tlb_ngroups(&p, 132), 22);
+}
+
+/* The measured map serves any chip of up to 132 SMs (the first SMs keep
+ * their groups) and is refused, naming the key, beyond. */
+static bool h100_map_with_sms(const char *sms, char **msg)
+{
+    config *c = config_new();
+    GError *err = NULL;
+    cr_assert(config_set(c, "tlb.l1_entries", "128", "test", &err));
+    cr_assert(config_set(c, "tlb.group_map", "h100", "test", &err));
+    cr_assert(config_set(c, "gpu.sms", sms, "test", &err));
+    tlb_params p;
+    bool ok = tlb_params_from_config(&p, c, &err);
+    *msg = err ? g_strdup(err->message) : NULL;
+    g_clear_error(&err);
+    config_free(c);
+    return ok;
+}
+
+Test(tlb, h100_map_up_to_132_sms)
+{
+    char *msg;
+    cr_expect(h100_map_with_sms("2", &msg));
+    cr_expect(h100_map_with_sms("132", &msg));
+    cr_expect_not(h100_map_with_sms("133", &msg));
+    cr_assert_not_null(msg);
+    cr_expect(strstr(msg, "tlb.group_map") != NULL, "message: %s", msg);
+    g_free(msg);
 }
