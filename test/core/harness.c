@@ -219,6 +219,18 @@ uint64_t harness_end(harness *h, unsigned launch)
     return r.end_cycle;
 }
 
+harness *harness_one_warp_four(const char *const *sets, const char *kernel, uint64_t exit_at)
+{
+    harness *h = harness_new(sets);
+    harness_launch(h, kernel, 1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 4);
+    cr_expect_eq(h->log[2].cycle, 24);
+    cr_expect_eq(h->log[3].cycle, exit_at);
+    cr_expect_eq(harness_end(h, 0), exit_at + 6);
+    return h;
+}
+
 uint32_t harness_read_u32(harness *h, unsigned l, const char *array, uint64_t i)
 {
     uint64_t base;

@@ -64,6 +64,11 @@ uint64_t harness_end(harness *h, unsigned launch);   /* end cycle of a launch */
 /* Reads a u32 element of a data array of launch `l`. */
 uint32_t harness_read_u32(harness *h, unsigned l, const char *array, uint64_t i);
 void harness_free(harness *h);
+/* One warp of 32 threads runs `kernel`, four instructions whose third
+ * issues at cycle 24 (the memory-unit tests' mov, address, access, exit);
+ * checks that the exit issues at `exit_at` and the launch ends 6 cycles
+ * later. Returns the harness, for its counters. */
+harness *harness_one_warp_four(const char *const *sets, const char *kernel, uint64_t exit_at);
 
 /* Runs fn(ctx, out) in a child process and copies `size` bytes of *out back
  * (a second simulation in one test). Asserts the child succeeded. */

@@ -16,20 +16,14 @@ static void st_case3(const char *banks, const char *lanes, const char *unit, uns
                      uint64_t exit_at, long long conflicts)
 {
     const char *sets[] = {banks, lanes, unit, NULL};
-    harness *h = harness_new(sets);
     char *k = g_strdup_printf(".data out u32[8192]\n"
                               "mov r0, %%tid.x\n"
                               "shl r1, r0, %u\n"
                               "st.global.u32 [r1+@out], r0\n"
                               "exit\n",
                               shift);
-    harness_launch(h, k, 1, 32, NULL, 0, 0, -1);
+    harness *h = harness_one_warp_four(sets, k, exit_at);
     g_free(k);
-    cr_assert(harness_run(h, 10000));
-    cr_assert_eq(h->nlog, 4);
-    cr_expect_eq(h->log[2].cycle, 24);
-    cr_expect_eq(h->log[3].cycle, exit_at);
-    cr_expect_eq(harness_end(h, 0), exit_at + 6);
     if (conflicts >= 0)
         cr_expect_eq(harness_counter(h, "sm0", "l1d_conflict_cycles"), (uint64_t)conflicts);
     harness_free(h);

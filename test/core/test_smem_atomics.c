@@ -10,20 +10,14 @@
 static void atom_case(const char *const *sets, const char *addr, uint64_t exit_at,
                       uint64_t conflicts)
 {
-    harness *h = harness_new(sets);
     char *k = g_strdup_printf(".shared buf u32[1024]\n"
                               "mov r0, %%tid.x\n"
                               "%s\n"
                               "atom.shared.add.u32 r2, [r1+@buf], 1\n"
                               "exit\n",
                               addr);
-    harness_launch(h, k, 1, 32, NULL, 0, 0, -1);
+    harness *h = harness_one_warp_four(sets, k, exit_at);
     g_free(k);
-    cr_assert(harness_run(h, 10000));
-    cr_assert_eq(h->nlog, 4);
-    cr_expect_eq(h->log[2].cycle, 24);
-    cr_expect_eq(h->log[3].cycle, exit_at);
-    cr_expect_eq(harness_end(h, 0), exit_at + 6);
     cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), conflicts);
     harness_free(h);
 }
