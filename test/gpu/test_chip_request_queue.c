@@ -15,9 +15,6 @@
  * (512 cycles, far longer than the loads) follows the loads and ends the
  * run, so the whole run is 31 cycles longer with 2 entries than with 3,
  * and as long with 8 as with 3. */
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "gpu_test_util.h"
 
 static const char *model =
@@ -44,34 +41,20 @@ static char *kernel_text(void)
     return g_string_free(s, FALSE);
 }
 
-/* Core cycles of the run, in a child process (SimGrid runs one simulation
- * per process); the child also checks the four loads' 128 accesses. */
+static bool four_loads(const chip_run *cr, const void *arg)
+{
+    (void)arg;
+    return chip_counter(cr, "sm0.ldst", "loads") == 4 && chip_counter(cr, "sm0.ldst", "accesses") == 128;
+}
+
+/* Core cycles of the run; the four loads' 128 accesses are checked. */
 static uint64_t run_cycles(const char *entries)
 {
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork");
-    if (pid == 0) {
-        char *set = g_strdup_printf("l1d.request_queue=%s", entries);
-        char *sets[2] = {set, NULL};
-        char *k = kernel_text();
-        chip_run cr;
-        chip_run_text(&cr, model, k, "grid = 1\nblock = 32", sets);
-        uint64_t c = 0;
-        if (cr.ok && chip_counter(&cr, "sm0.ldst", "loads") == 4 &&
-            chip_counter(&cr, "sm0.ldst", "accesses") == 128)
-            c = cr.r.core_cycles;
-        ssize_t n = write(fd[1], &c, sizeof c);
-        _exit(n == (ssize_t)sizeof c ? 0 : 1);
-    }
-    close(fd[1]);
-    uint64_t c = 0;
-    cr_assert_eq(read(fd[0], &c, sizeof c), (ssize_t)sizeof c, "the child's run failed");
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    cr_assert(c > 0, "the run failed or the loads were not 4 of 32 accesses");
+    char *set = g_strdup_printf("l1d.request_queue=%s", entries);
+    char *k = kernel_text();
+    uint64_t c = chip_cycles_in_child(model, k, set, four_loads, NULL);
+    g_free(k);
+    g_free(set);
     return c;
 }
 
