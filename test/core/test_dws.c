@@ -377,7 +377,10 @@ static const char *k_trips =
     "    st.global.u32 [r3+@out], r5\n"   /* 13 */
     "    exit\n";                         /* 14 */
 
-static harness *run_trips(const char *loop_split)
+/* Runs k_trips with core.dws_loop_split as given and checks: one PC-based
+ * merge (across trips), `splits` branch splits, pc 13 issued `at13` times
+ * (once whole, or once per split) and `issues` issues of the warp. */
+static void check_trips(const char *loop_split, uint64_t splits, unsigned at13, unsigned issues)
 {
     const char *sets[] = {"core.reconv=dws",       "core.warp_size=16", "core.simd_width=16",
                           "core.pipeline_depth=1", "core.max_warps=4",  "core.max_threads=64",
@@ -387,7 +390,16 @@ static harness *run_trips(const char *loop_split)
     cr_assert(harness_run(h, 10000));
     for (unsigned i = 0; i < 16; i++)
         cr_expect_eq(harness_read_u32(h, 0, "out", i), 3, "out[%u]", i);
-    return h;
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
+    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), splits);
+    cr_assert_eq(issues_at(h, 0, 13, m), at13);
+    if (at13 == 1)
+        cr_expect_eq(m[0], ALL);
+    else
+        cr_expect((m[0] == EVEN && m[1] == ODD) || (m[0] == ODD && m[1] == EVEN));
+    cr_expect_eq(issues_of(h, 0), issues);
+    harness_free(h);
 }
 
 Test(dws, pc_merge_joins_splits_of_different_trips_then_the_loop_branch_splits)
@@ -401,16 +413,10 @@ Test(dws, pc_merge_joins_splits_of_different_trips_then_the_loop_branch_splits)
      * then the even threads (r5 = 3) leave the loop and the odd ones
      * (r5 = 2) go on: the backward branch at pc 12 diverges and, being
      * eligible (block 13-14), subdivides (core.dws_loop_split = true, the
-     * default). The odd split runs trip 3 (8-12) and 13, 14, the even one
-     * 13, 14: 4 + 4 + 4 + 3 + 5 + 5 + 2 + 2 = 29 issues, pc 13 twice. */
-    harness *h = run_trips("core.dws_loop_split=true");
-    uint32_t m[4];
-    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
-    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), 2);
-    cr_assert_eq(issues_at(h, 0, 13, m), 2);
-    cr_expect((m[0] == EVEN && m[1] == ODD) || (m[0] == ODD && m[1] == EVEN));
-    cr_expect_eq(issues_of(h, 0), 29);
-    harness_free(h);
+     * default): 2 branch splits. The odd split runs trip 3 (8-12) and 13,
+     * 14, the even one 13, 14: 4 + 4 + 4 + 3 + 5 + 5 + 2 + 2 = 29 issues,
+     * pc 13 twice. */
+    check_trips("core.dws_loop_split=true", 2, 2, 29);
 }
 
 Test(dws, no_loop_split_reconverges_merged_trips_at_the_loop_exit)
@@ -418,13 +424,7 @@ Test(dws, no_loop_split_reconverges_merged_trips_at_the_loop_exit)
     /* The same with core.dws_loop_split = false: the divergent backward
      * branch at pc 12 pushes the warp's stack (reconvergence at pc 13), the
      * odd threads run trip 3 (8-12) while the even ones wait at 13, and
-     * 13, 14 issue once, whole: 4 + 4 + 4 + 3 + 5 + 5 + 2 = 27 issues. */
-    harness *h = run_trips("core.dws_loop_split=false");
-    uint32_t m[4];
-    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
-    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), 1);
-    cr_assert_eq(issues_at(h, 0, 13, m), 1);
-    cr_expect_eq(m[0], ALL);
-    cr_expect_eq(issues_of(h, 0), 27);
-    harness_free(h);
+     * 13, 14 issue once, whole: 1 branch split (pc 3), 4 + 4 + 4 + 3 + 5 +
+     * 5 + 2 = 27 issues. */
+    check_trips("core.dws_loop_split=false", 1, 1, 27);
 }
