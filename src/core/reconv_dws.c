@@ -21,9 +21,13 @@
  * subdivided upon future divergent branches"), and the warp-split table
  * (WST) has room; otherwise the group's own stack
  * is pushed as under Conv, so a full WST only serializes [inferred, digest
- * ambiguity A1: per-split stacks]. WST entries: every split of a subdivided
- * warp holds one (a warp that is not subdivided holds none), so splitting a
- * whole warp takes two [inferred].
+ * ambiguity A1: per-split stacks]. A divergent loop (backward) branch is no
+ * exception unless core.dws_loop_split is off: then it pushes the group's
+ * stack, so threads a PC-based merge joined from different loop trips ([M]
+ * 5.3.2 merges across trips) re-converge at the loop exit (an ablation).
+ * WST entries: every split of a subdivided warp holds one (a warp that is
+ * not subdivided holds none), so splitting a whole warp takes two
+ * [inferred].
  *
  * PC-based re-convergence (core.dws_pc_merge, [M] 4.5): when a group issues
  * a global memory instruction and another group is ready, the ready splits
