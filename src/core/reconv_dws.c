@@ -68,6 +68,7 @@
 
 #include "core/dws_slip.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 enum { K_PLAIN, K_BARRIER, K_SPLIT };
 
@@ -844,7 +845,7 @@ static void dws_before_cycle(sm *s, uint64_t cycle)
         if (!s->ent[e].live || !waits_on(s, e, d->tag) || !d->arrived || d->arrived == s->ent[e].active ||
             d->wait_rec || d->wait_bl)
             continue;
-        unsigned n = (unsigned)__builtin_popcount(d->arrived & s->ent[e].active);
+        unsigned n = (unsigned)sg_popcount32(d->arrived & s->ent[e].active);
         if (n > most) {
             most = n;
             best = (int)e;

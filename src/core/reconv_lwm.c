@@ -30,6 +30,7 @@
 #include "core/lwm_form.h"
 #include "core/pdom_wide.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 typedef struct inflight {
     uint64_t done;
@@ -145,7 +146,7 @@ static const sm_subwarp *lwm_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     bool pred = p->lwm_pred_pack && in->guard != ISA_PRED_NONE && !sm_is_control(in);
     for (unsigned r = 0; r < L->rows; r++) {
         W[r] = top->m[r];
-        nthreads += (unsigned)__builtin_popcount(W[r]);
+        nthreads += (unsigned)sg_popcount32(W[r]);
         if (pred) {
             const sm_hw *h = &s->hw[L->hw[r]];
             uint32_t g = 0;
@@ -225,7 +226,7 @@ static void lwm_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
         L->exited[row[l]] |= UINT32_C(1) << col[l];
     }
     uint32_t mask = st->sub[i].mask;
-    st->lanes += (unsigned)__builtin_popcount(mask);
+    st->lanes += (unsigned)sg_popcount32(mask);
     if (i == 0)
         L->first_done = done;
     st->last_issue = issued;

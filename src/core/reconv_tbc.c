@@ -25,6 +25,7 @@
 #include "core/lwm_form.h"
 #include "core/pdom_wide.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 typedef struct tblock {
     unsigned rows;
@@ -143,7 +144,7 @@ static const sm_subwarp *tbc_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
         sw->lane[l] = s->hw[B->hw[st->cw[e].row[l]]].lane[l];
     }
     *n = 1;
-    *threads = (unsigned)__builtin_popcount(w->active);
+    *threads = (unsigned)sg_popcount32(w->active);
     return sw;
 }
 

@@ -21,6 +21,7 @@
 
 #include "core/sm_internal.h"
 #include "simtgrid/trace.h"
+#include "simtgrid/bits.h"
 
 void sm_trace_tracks(sm *s, struct trace *t)
 {
@@ -475,7 +476,7 @@ static void count_lanes(sm *s, sm_sched_state *st, uint32_t active, unsigned nth
             lanes = nthreads > before ? (nthreads - before < simd ? nthreads - before : simd) : 0;
         } else {
             uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
-            lanes = (unsigned)__builtin_popcount(active & chunk);
+            lanes = (unsigned)sg_popcount32(active & chunk);
         }
         st->lanes_ring[(k + ps) % 64] += (uint16_t)lanes;
     }
@@ -527,7 +528,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         isa_exec(prog, pc, h->lane, w->active, &o);
     if (o.fault)
         sm_fault(s, e, pc, &o);
-    unsigned nthreads = (unsigned)__builtin_popcount(w->active);
+    unsigned nthreads = (unsigned)sg_popcount32(w->active);
     const core_params *p = &s->p;
     sm_sched_state *st = &s->sc[sc];
     if (first)
@@ -549,7 +550,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     if (global)
         sm_send_request(s, e, &o, reply, t->done, t->send_at, k, pc);
 
-    sm_issue_retire(s, e, pc, in, &o, (unsigned)__builtin_popcount(o.exited), t->done);
+    sm_issue_retire(s, e, pc, in, &o, (unsigned)sg_popcount32(o.exited), t->done);
 }
 
 void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const isa_exec_out *o,
@@ -606,7 +607,7 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
         const isa_inst *in = sm_inst_of(s, (unsigned)id);
         unsigned u = sm_unit_of(&s->p, in);
         if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
-            t->threads + (unsigned)__builtin_popcount(w->active) > s->p.warp_size) {
+            t->threads + (unsigned)sg_popcount32(w->active) > s->p.warp_size) {
             sm_set_status(s, (unsigned)id, WS_STRUCT);   /* not this slot; it may issue next cycle */
             continue;
         }

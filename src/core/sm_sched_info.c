@@ -2,6 +2,7 @@
  * sched_view.next) see of an entity: its next instruction and its GTO rank
  * among all the SM's warps (Wang's GTO_gprio, dissertation chapter 5). */
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 unsigned sm_global_rank(const sm *s, unsigned e)
 {
@@ -22,6 +23,6 @@ void sm_sched_next(const void *host, unsigned id, sched_next *out)
     const isa_inst *in = sm_inst_of(s, id);
     *out = (sched_next){.load = in->cls == ISA_CLASS_LD_GLOBAL && in->cache != ISA_CACHE_CG,
                         .store = in->cls == ISA_CLASS_ST_GLOBAL, .pc = w->pc,
-                        .threads = (unsigned)__builtin_popcount(w->active),
+                        .threads = (unsigned)sg_popcount32(w->active),
                         .sm_rank = sm_global_rank(s, id), .warp = w->hw};
 }
