@@ -302,7 +302,7 @@ static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_
      * scheduler (no status to compute each cycle) until their pc is chosen */
     d->parked[e] = s->p.dwf_policy == DWF_POL_MAJ && g != d->maj;
     if (d->parked[e])
-        sched_remove(&s->sc[s->ent[e].sched].s, e);
+        sm_sched_leave(s, e, s->status[e]);
     d->gnext[e] = NONE;
     d->gprev[e] = d->g[g].tail;
     if (d->g[g].tail != NONE)
@@ -579,7 +579,8 @@ static int pick_ordered(sm *s, dwf_state *d, bool relax, const uint8_t *status)
     return best;
 }
 
-static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake, uint8_t *status)
+static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake, uint8_t *status,
+                    const sched_view *v)
 {
     bool limited = !s->p.dwf_heap_infinite;
     if (d->maj == NONE || d->g[d->maj].head == NONE) {
@@ -604,7 +605,9 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
         for (uint32_t e = d->g[g].head; e != NONE; e = d->gnext[e]) {
             if (!d->parked[e])
                 continue;
-            sched_add(&s->sc[s->ent[e].sched].s, &s->view, e, -1);
+            sm_sched_state *q = &s->sc[s->ent[e].sched];
+            sched_add(&q->s, v, e, -1);
+            sched_list_add(q->members, &q->n, s->nent_cap, s->slot, e, -1);
             d->parked[e] = false;
             /* both copies, the actor's (this runs in it) and the SM's:
              * nothing to report */
@@ -623,14 +626,14 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
 static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *status,
                     const sched_view *v)
 {
-    (void)sc, (void)v;
+    (void)sc;
     dwf_state *d = s->rc_state;
     if (!d->npool)
         return -1;
     bool maj = s->p.dwf_policy == DWF_POL_MAJ;
-    int e = maj ? pick_maj(s, d, k, false, wake, status) : pick_ordered(s, d, false, status);
+    int e = maj ? pick_maj(s, d, k, false, wake, status, v) : pick_ordered(s, d, false, status);
     if (e < 0 && stuck(s, d))
-        e = maj ? pick_maj(s, d, k, true, wake, status) : pick_ordered(s, d, true, status);
+        e = maj ? pick_maj(s, d, k, true, wake, status, v) : pick_ordered(s, d, true, status);
     return e;
 }
 

@@ -104,7 +104,7 @@ static void lwm_warp_start(sm *s, unsigned hw, uint64_t cycle)
     s->ent[e].pc = 0;
     s->ent[e].active = all;
     s->ent[e].ready_at = cycle;
-    s->slot[e] /= K;   /* fetch groups count large warps ([P] 3.3) */
+    sm_set_slot(s, e, s->slot[e] / K);   /* fetch groups count large warps ([P] 3.3) */
 }
 
 static bool cross_lane(const isa_inst *in)

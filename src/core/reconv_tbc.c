@@ -91,7 +91,7 @@ static void form_warps(sm *s, tbc_state *st, unsigned lead, uint64_t ready)
     uint8_t row[ISA_MAX_LANES], col[ISA_MAX_LANES];
     for (uint32_t m; (m = lwm_take_column(W, NULL, B->rows, row, col)) != 0; n++) {
         unsigned e = sm_entity_new(s, B->hw[n], -1);
-        s->slot[e] = lead / s->p.schedulers;   /* srr: the block's warps share a slot */
+        sm_set_slot(s, e, lead / s->p.schedulers);   /* srr: the block's warps share a slot */
         s->ent[e].pc = top->pc;
         s->ent[e].active = m;
         s->ent[e].ready_at = ready;

@@ -103,6 +103,9 @@ typedef struct sm_sched_stats {
 
 typedef struct sm_sched_state {
     sched s;                            /* the policy, run by `act` */
+    /* The SM's copy of the members (whose statuses it computes), changed
+     * with the actor's by reports (sched_actor.h: SCHED_ADD, SCHED_REMOVE) */
+    unsigned *members, n;
     sched_actor act;                    /* the scheduler actor (sched_actor.h) */
     sched_reply formed;                 /* the actor's last formed reply (formed: unused) */
     uint64_t port_free;                 /* first cycle the issue port is free */
@@ -270,6 +273,9 @@ void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc);
 /* Entity management for policies (sm_cta.c). */
 unsigned sm_entity_new(sm *s, unsigned hw, int parent);   /* copy of parent's timing, or fresh */
 void sm_entity_free(sm *s, unsigned e);
+/* Entity e leaves its scheduler's members (both copies: the actor's by a
+ * report) and takes `status`; false if it was no member (nothing done). */
+bool sm_sched_leave(sm *s, unsigned e, uint8_t status);
 /* Threads of entity e left the kernel: the caller frees the entity if empty. */
 void sm_threads_exited(sm *s, unsigned cta, unsigned n);
 
@@ -487,6 +493,27 @@ static inline void sm_set_status(sm *s, unsigned id, uint8_t st)
         return;
     s->status[id] = st;
     sched_actor_report(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id, st);
+}
+
+/* Entity id's scheduler-local warp slot is now `slot` (fetch groups). */
+static inline void sm_set_slot(sm *s, unsigned id, uint32_t slot)
+{
+    s->slot[id] = slot;
+    sched_actor_report_flag(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id,
+                            s->status[id], SCHED_SLOT, slot);
+}
+
+/* The policy of scheduler sc records entity id's issue at cycle k, with
+ * the next message (after the reports before it, as an `issued` message
+ * sent now would). A memory-aware policy's record reads the entity's
+ * next instruction and the LD/ST unit's state (OAWS's prediction, which
+ * the request about to be sent carries), so it goes at once. */
+static inline void sm_sched_record(sm *s, unsigned sc, unsigned id, uint64_t k)
+{
+    sched_actor *a = &s->sc[sc].act;
+    sched_actor_report_flag(a, s->sched_group, &s->sched_tick, id, s->status[id], SCHED_ISSUED, k);
+    if (((const sched_ops *)s->p.scheduler->ops)->mem_state)
+        sched_actor_flush(a, s->sched_group, &s->sched_tick);
 }
 
 /* Forced inline: the hottest exchange (one per issuing cycle), which the

@@ -415,7 +415,8 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
     r.ready_at = send_at;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
     if (s->send_prio) {
-        int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
+        const sm_sched_state *q = &s->sc[w->sched];
+        int rank = sched_list_age_rank(q->members, q->n, &s->view, e);
         r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
     }
     if (s->fb) {   /* OAWS: the SM-wide rank trains FCW; the prediction is in flight */
@@ -575,7 +576,7 @@ void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const i
  * reported to its actor (sm_set_status, unrolled: room reserved once). */
 static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
-    const sched *q = &s->sc[sc].s;
+    const sm_sched_state *q = &s->sc[sc];
     sched_actor *a = &s->sc[sc].act;
     sched_actor_reserve(a, s->sched_group, &s->sched_tick, q->n);
     sched_report *box = a->box;
@@ -611,14 +612,14 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
             sm_set_status(s, (unsigned)id, WS_STRUCT);   /* not this slot; it may issue next cycle */
             continue;
         }
-        sm_sched_ask(s, sc, SA_ISSUED, id, k);   /* claimed */
+        sm_sched_record(s, sc, (unsigned)id, k);   /* claimed */
         issue_entity(s, sc, (unsigned)id, k, t, false);
     }
 }
 
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
-    sched *q = &s->sc[sc].s;
+    const sched_ops *ops = s->p.scheduler->ops;
     compute_statuses(s, sc, k, wake, worst);
     bool ready = *worst == WS_READY;
     unsigned n = 0;
@@ -627,7 +628,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
          * policy with its own pick (DWF, DWS) picks in the actor too
          * (SAF_OWN): DWF's comes formed and recorded (SAF_FORM, one
          * exchange); DWS's is offered, the SM resumes the group
-         * (reconv_ops.picked) and the actor records it (SA_ISSUED). */
+         * (reconv_ops.picked) and the record rides on the next message
+         * (SCHED_ISSUED, after the resume's reports: one exchange). */
         int id;
         if (s->rc->pick) {
             sm_sched_state *st = &s->sc[sc];
@@ -646,10 +648,10 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                 if (id >= 0) {
                     if (s->rc->picked)
                         s->rc->picked(s, (unsigned)id, k);
-                    sm_sched_ask(s, sc, SA_ISSUED, id, k);
+                    sm_sched_record(s, sc, (unsigned)id, k);
                 }
             }
-        } else if (s->rc->form && (ready || q->ops->pick_every_cycle)) {
+        } else if (s->rc->form && (ready || ops->pick_every_cycle)) {
             /* LWM, TBC: the pick comes formed (SAF_FORM), one exchange */
             sm_sched_state *st = &s->sc[sc];
             id = sched_actor_exchange(&st->act, s->sched_group, &s->sched_tick,
@@ -657,7 +659,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                                       &st->formed)
                      ? st->formed.id
                      : -1;
-        } else if (ready || q->ops->pick_every_cycle) {
+        } else if (ready || ops->pick_every_cycle) {
             id = sm_sched_ask(s, sc, SA_PICK, -1, k);
         } else {
             id = -1;   /* no READY member: the answer is known */

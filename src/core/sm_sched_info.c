@@ -8,7 +8,7 @@ unsigned sm_global_rank(const sm *s, unsigned e)
 {
     unsigned rank = 0;
     for (unsigned q = 0; q < s->p.schedulers; q++) {
-        const sched *sc = &s->sc[q].s;
+        const sm_sched_state *sc = &s->sc[q];
         for (unsigned i = 0; i < sc->n; i++)
             if (sc->members[i] != e && sched_older(&s->view, sc->members[i], e))
                 rank++;
