@@ -607,7 +607,7 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
                 continue;
             sm_sched_state *q = &s->sc[s->ent[e].sched];
             sched_add(&q->s, v, e, -1);
-            sched_list_add(q->members, &q->n, s->nent_cap, s->slot, e, -1);
+            sm_members_add(s, q, e);
             d->parked[e] = false;
             /* both copies, the actor's (this runs in it) and the SM's:
              * nothing to report */

@@ -200,6 +200,9 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     memset(s->status, WS_GONE, s->nent_cap);
     s->age = g_new0(uint64_t, s->nent_cap);
     s->slot = g_new0(uint32_t, s->nent_cap);
+    s->member_at = g_new(uint32_t, s->nent_cap);
+    for (unsigned i = 0; i < s->nent_cap; i++)
+        s->member_at[i] = NO_MEMBER;
     s->pred = g_new0(uint8_t, s->nent_cap);
     s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot, .host = s,
                            .next = sm_sched_next, .pred = s->pred};
@@ -329,6 +332,7 @@ void sm_free(sm *s)
     g_free(s->hw);
     g_free(s->hw_epoch);
     g_free(s->slot);
+    g_free(s->member_at);
     g_free(s->age);
     g_free(s->pred);
     g_free(s->status);

@@ -33,7 +33,7 @@ unsigned sm_entity_new(sm *s, unsigned hw, int parent)
     s->slot[id] = hw / s->p.schedulers;
     s->status[id] = WS_DEP;   /* not pickable before statuses are computed */
     sm_sched_state *q = &s->sc[s->ent[id].sched];
-    sched_list_add(q->members, &q->n, s->nent_cap, s->slot, id, parent);
+    sm_members_add(s, q, id);
     sched_actor_report_new(&q->act, s->sched_group, &s->sched_tick, id, WS_DEP, s->age[id],
                            s->slot[id], parent);
     if (h->nentities++ > 0)
@@ -59,7 +59,7 @@ void sm_entity_free(sm *s, unsigned e)
 bool sm_sched_leave(sm *s, unsigned e, uint8_t status)
 {
     sm_sched_state *q = &s->sc[s->ent[e].sched];
-    if (sched_list_remove(q->members, &q->n, e) < 0)
+    if (!sm_members_remove(s, q, e))
         return false;
     s->status[e] = status;
     sched_actor_report_flag(&q->act, s->sched_group, &s->sched_tick, e, status, SCHED_REMOVE, 0);

@@ -103,8 +103,9 @@ typedef struct sm_sched_stats {
 
 typedef struct sm_sched_state {
     sched s;                            /* the policy, run by `act` */
-    /* The SM's copy of the members (whose statuses it computes), changed
-     * with the actor's by reports (sched_actor.h: SCHED_ADD, SCHED_REMOVE) */
+    /* The SM's copy of the members: the entities whose statuses it
+     * computes, in no order (the actor's list keeps the policy's order);
+     * changed with the actor's by reports (SCHED_ADD, SCHED_REMOVE) */
     unsigned *members, n;
     sched_actor act;                    /* the scheduler actor (sched_actor.h) */
     sched_reply formed;                 /* the actor's last formed reply (formed: unused) */
@@ -149,6 +150,8 @@ struct sm {
     uint8_t *status;            /* per entity: enum warp_status this cycle */
     uint64_t *age;
     uint32_t *slot;             /* scheduler-local warp slot */
+    uint32_t *member_at;        /* per entity: its index in its scheduler's
+                                   sm_sched_state.members, NO_MEMBER if none */
     sched_view view;
     des_lgroup *sched_group;    /* the scheduler actors (sched_actor.h) */
     uint64_t sched_tick;        /* the group's clock */
@@ -447,6 +450,9 @@ static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
 /* sm_sched_info.c: what memory-aware schedulers see of an entity */
 void sm_sched_next(const void *host, unsigned id, sched_next *out);
 unsigned sm_global_rank(const sm *s, unsigned e);
+/* GTO age rank of entity e among scheduler sc's members (0 = oldest), -1
+ * if no member (sched_age_rank on the SM's copy, for DaCache's requests). */
+int sm_sched_rank(const sm *s, unsigned sc, unsigned e);
 
 /* sm_cta.c */
 /* The CTA warp index of hw slot `hw` (a CTA's warps are set up in order;
@@ -493,6 +499,27 @@ static inline void sm_set_status(sm *s, unsigned id, uint8_t st)
         return;
     s->status[id] = st;
     sched_actor_report(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id, st);
+}
+
+#define NO_MEMBER UINT32_MAX
+
+/* The SM's member sets: add and remove in constant time (swap with the
+ * last); the order is the SM's business only. */
+static inline void sm_members_add(sm *s, sm_sched_state *q, unsigned id)
+{
+    s->member_at[id] = q->n;
+    q->members[q->n++] = id;
+}
+static inline bool sm_members_remove(sm *s, sm_sched_state *q, unsigned id)
+{
+    uint32_t i = s->member_at[id];
+    if (i == NO_MEMBER)
+        return false;
+    unsigned last = q->members[--q->n];
+    q->members[i] = last;
+    s->member_at[last] = i;
+    s->member_at[id] = NO_MEMBER;
+    return true;
 }
 
 /* Entity id's scheduler-local warp slot is now `slot` (fetch groups). */

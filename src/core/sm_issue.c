@@ -415,8 +415,7 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
     r.ready_at = send_at;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
     if (s->send_prio) {
-        const sm_sched_state *q = &s->sc[w->sched];
-        int rank = sched_list_age_rank(q->members, q->n, &s->view, e);
+        int rank = sm_sched_rank(s, w->sched, e);
         r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
     }
     if (s->fb) {   /* OAWS: the SM-wide rank trains FCW; the prediction is in flight */

@@ -4,6 +4,18 @@
 #include "core/sm_internal.h"
 #include "simtgrid/bits.h"
 
+int sm_sched_rank(const sm *s, unsigned sc, unsigned e)
+{
+    if (s->member_at[e] == NO_MEMBER)
+        return -1;
+    const sm_sched_state *q = &s->sc[sc];
+    int rank = 0;
+    for (unsigned i = 0; i < q->n; i++)
+        if (q->members[i] != e && sched_older(&s->view, q->members[i], e))
+            rank++;
+    return rank;
+}
+
 unsigned sm_global_rank(const sm *s, unsigned e)
 {
     unsigned rank = 0;

@@ -26,48 +26,33 @@ void sched_free(sched *s)
     s->state = NULL;
 }
 
-unsigned sched_list_add(unsigned *members, unsigned *n, unsigned cap, const uint32_t *slot,
-                        unsigned id, int after)
+void sched_add(sched *s, const sched_view *v, unsigned id, int after)
 {
-    if (*n == cap)
-        g_error("core: scheduler holds more than %u warps", cap);
-    int at = after >= 0 ? sched_list_position(members, *n, (unsigned)after) : -1;
+    if (s->n == s->cap)
+        g_error("core: scheduler holds more than %u warps", s->cap);
+    int at = after >= 0 ? sched_position(s, (unsigned)after) : -1;
     unsigned pos;
     if (at >= 0) {
         pos = (unsigned)at + 1;
     } else {
-        pos = *n;
-        while (pos > 0 && slot[members[pos - 1]] > slot[id])
+        pos = s->n;
+        while (pos > 0 && v->slot[s->members[pos - 1]] > v->slot[id])
             pos--;
     }
-    memmove(members + pos + 1, members + pos, (*n - pos) * sizeof members[0]);
-    members[pos] = id;
-    (*n)++;
-    return pos;
-}
-
-int sched_list_remove(unsigned *members, unsigned *n, unsigned id)
-{
-    int pos = sched_list_position(members, *n, id);
-    if (pos >= 0) {
-        memmove(members + pos, members + pos + 1, (*n - (unsigned)pos - 1) * sizeof members[0]);
-        (*n)--;
-    }
-    return pos;
-}
-
-void sched_add(sched *s, const sched_view *v, unsigned id, int after)
-{
-    unsigned pos = sched_list_add(s->members, &s->n, s->cap, v->slot, id, after);
+    memmove(s->members + pos + 1, s->members + pos, (s->n - pos) * sizeof s->members[0]);
+    s->members[pos] = id;
+    s->n++;
     if (s->ops->added)
         s->ops->added(s, pos);
 }
 
 void sched_remove(sched *s, unsigned id)
 {
-    int pos = sched_list_remove(s->members, &s->n, id);
+    int pos = sched_position(s, id);
     if (pos < 0)
         return;
+    memmove(s->members + pos, s->members + pos + 1, (s->n - (unsigned)pos - 1) * sizeof s->members[0]);
+    s->n--;
     if (s->last == (int)id)
         s->last = -1;
     if (s->ops->removed)
@@ -80,20 +65,15 @@ void sched_register_stats(sched *s, stats *st, const char *blk)
         s->ops->stats(s, st, blk);
 }
 
-int sched_list_age_rank(const unsigned *members, unsigned n, const sched_view *v, unsigned id)
-{
-    if (sched_list_position(members, n, id) < 0)
-        return -1;
-    int rank = 0;
-    for (unsigned i = 0; i < n; i++)
-        if (members[i] != id && sched_older(v, members[i], id))
-            rank++;
-    return rank;
-}
-
 int sched_age_rank(const sched *s, const sched_view *v, unsigned id)
 {
-    return sched_list_age_rank(s->members, s->n, v, id);
+    if (sched_position(s, id) < 0)
+        return -1;
+    int rank = 0;
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->members[i] != id && sched_older(v, s->members[i], id))
+            rank++;
+    return rank;
 }
 
 void sched_count_rank(sched *s, const sched_view *v, unsigned id)

@@ -113,12 +113,6 @@ void sched_free(sched *s);
  * (after every member whose slot is <= its slot). */
 void sched_add(sched *s, const sched_view *v, unsigned id, int after);
 void sched_remove(sched *s, unsigned id);
-/* The same on a bare list of entity ids (the SM's copy of a scheduler's
- * membership, docs/core.md "The scheduler actor"): the insert's position,
- * the removed one's (-1: not a member). */
-unsigned sched_list_add(unsigned *members, unsigned *n, unsigned cap, const uint32_t *slot,
-                        unsigned id, int after);
-int sched_list_remove(unsigned *members, unsigned *n, unsigned id);
 void sched_register_stats(sched *s, stats *st, const char *blk);
 
 static inline int sched_pick(sched *s, const sched_view *v, uint64_t cycle)
@@ -149,16 +143,12 @@ static inline void sched_idle(sched *s, const sched_view *v, uint64_t n)
 
 /* Position of member `id`, or -1. Inline: policies call these in their
  * per-cycle loops. */
-static inline int sched_list_position(const unsigned *members, unsigned n, unsigned id)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (members[i] == id)
-            return (int)i;
-    return -1;
-}
 static inline int sched_position(const sched *s, unsigned id)
 {
-    return sched_list_position(s->members, s->n, id);
+    for (unsigned i = 0; i < s->n; i++)
+        if (s->members[i] == id)
+            return (int)i;
+    return -1;
 }
 /* A round-robin start position `next` kept on the same member when member
  * `pos` is inserted or removed (LRR, SRR). */
@@ -186,7 +176,6 @@ static inline bool sched_older(const sched_view *v, unsigned a, unsigned b)
 /* GTO age rank of member `id` among the current members: 0 = oldest. Exposed
  * for later policies (CCWS, OAWS, MASCAR); -1 if not a member. */
 int sched_age_rank(const sched *s, const sched_view *v, unsigned id);
-int sched_list_age_rank(const unsigned *members, unsigned n, const sched_view *v, unsigned id);
 /* Two-level: the group now at the top of the priority order (0 for other
  * policies). */
 unsigned sched_top_group(const sched *s);
