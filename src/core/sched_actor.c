@@ -39,10 +39,10 @@ static void form(sched_actor *a, sched_reply *r, unsigned id, uint64_t k)
 {
     unsigned n, threads;
     r->formed = a->form(a->form_host, id, k, &n, &threads);
-    if (n > UINT16_MAX || threads > UINT16_MAX)
+    if (n > UINT8_MAX || threads > UINT16_MAX)
         g_error("warp scheduler %s: %u sub-warps of %u threads do not fit a reply",
                 des_lactor_name(a->self), n, threads);
-    r->nsub = (uint16_t)n;
+    r->nsub = (uint8_t)n;
     r->threads = (uint16_t)threads;
 }
 
@@ -69,6 +69,7 @@ static void sched_main(des_lactor *self, void *data, des_time now)
             r.id = own_pick(a, &c);
             if (r.id >= 0) {
                 sched_issued(a->q, v, (unsigned)r.id, c.k);
+                r.pred = a->pred[r.id];
                 if (c.flags & SAF_FORM)
                     form(a, &r, (unsigned)r.id, c.k);
             }
@@ -85,12 +86,17 @@ static void sched_main(des_lactor *self, void *data, des_time now)
             sched_idle(a->q, v, c.k);
             continue;
         case SA_SYNC:
-            continue;
+            if (c.issued < 0)
+                continue;
+            r.id = c.issued;
+            r.pred = a->pred[c.issued];
+            break;
         case SA_FORM:
             if (c.flags & SAF_RECORD)
                 sched_issued(a->q, v, (unsigned)c.issued, c.k);
             form(a, &r, (unsigned)c.issued, c.k);
             r.id = c.issued;
+            r.pred = a->pred[c.issued];
             break;
         }
         if (!des_lport_send(a->out, &r, now))
@@ -106,9 +112,12 @@ void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
     memset(a->status, WS_GONE, nent);
     a->age = g_new0(uint64_t, nent);
     a->slot = g_new0(uint32_t, nent);
+    a->pred = g_new0(uint8_t, nent);
     a->v.status = a->status;
     a->v.age = a->age;
     a->v.slot = a->slot;
+    if (v->pred)
+        a->v.pred = a->pred;
     /* A compute of statuses reports each entity at most once: the core
      * reserves room for all before it (sched_actor_reserve); 64 more hold
      * any other report (a new entity's is 4 words). */
@@ -130,12 +139,13 @@ void sched_actor_free(sched_actor *a)
     g_free(a->status);
     g_free(a->age);
     g_free(a->slot);
+    g_free(a->pred);
     g_free(a->box);
 }
 
 void sched_actor_flush(sched_actor *a, des_lgroup *g, uint64_t *tick)
 {
-    sched_actor_ask(a, g, tick, (sched_msg){.kind = SA_SYNC});
+    sched_actor_ask(a, g, tick, (sched_msg){.kind = SA_SYNC, .issued = -1});
 }
 
 void sched_actor_kept(sched_actor *a, unsigned taken)

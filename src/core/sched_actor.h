@@ -37,7 +37,8 @@ enum sched_msg_kind {
                         first: reply with the id; a claimed one is recorded by a report */
     SA_END,       /* end of cycle k (no reply) */
     SA_IDLE,      /* k more cycles like the last, nothing issued (no reply) */
-    SA_SYNC,      /* only the reports (a full box; no reply) */
+    SA_SYNC,      /* only the reports (a full box; no reply); with `issued` >= 0
+                     reply with its prediction (an issue record just reported) */
     SA_FORM,      /* form entity `issued`'s instruction fetched at cycle k (the
                      formation policy's hook, sched_actor.form); with SAF_RECORD
                      record it as issued at k first: reply with the sub-warps */
@@ -59,7 +60,9 @@ typedef struct sched_msg {
 
 typedef struct sched_reply {
     int32_t id;          /* the pick (-1: none); SA_FORM: the entity formed */
-    uint16_t nsub;       /* formed: the number of sub-warps */
+    uint8_t nsub;        /* formed: the number of sub-warps */
+    uint8_t pred;        /* a recorded issue (pick, SA_SYNC of `issued`): the
+                            misses the policy predicts for it (OAWS), else 0 */
     uint16_t threads;    /* formed: the threads that retire the instruction */
     const void *formed;  /* formed: the sub-warps, by reference (the policy's
                             buffer, valid until its next formation), else NULL */
@@ -107,6 +110,8 @@ typedef struct sched_actor {
     uint8_t *status;       /* per entity id, as reported */
     uint64_t *age;
     uint32_t *slot;        /* per entity id, as reported */
+    uint8_t *pred;         /* per entity id: the policy's prediction (the view's
+                              pred when the core has one), sent with replies */
     sched_form_fn form;    /* the formation hook, or NULL */
     void *form_host;       /* the host of both hooks (form, pick) */
     sched_pick_fn pick;    /* the formation policy's own pick, or NULL */
@@ -118,8 +123,9 @@ typedef struct sched_actor {
 
 /* An actor named `name` in group g driving policy q over `nent` entities
  * (nent + 64 reports fit in a message: nent <= UINT16_MAX - 64);
- * the view's other fields (host, next, mem, pred) are v's. Every status
- * starts WS_GONE, every age and slot 0. Its peer (the core) is `peer`, or
+ * the view's other fields (host, next, mem) are v's; its pred is the
+ * actor's own when v has one. Every status starts WS_GONE, every age,
+ * slot and prediction 0. Its peer (the core) is `peer`, or
  * NULL for the group's host (sched_actor_ask). */
 void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
                       const sched_view *v, unsigned nent, des_lactor *peer);

@@ -156,7 +156,8 @@ struct sm {
     des_lgroup *sched_group;    /* the scheduler actors (sched_actor.h) */
     uint64_t sched_tick;        /* the group's clock */
     uint64_t *pick_wake;        /* the issuing cycle's wake, for reconv_ops.pick */
-    uint8_t *pred;              /* per entity: OAWS's predicted misses of its next load */
+    uint8_t *pred;              /* per entity: OAWS's predicted misses of its load
+                                   in flight, from its scheduler actor's reply */
     mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
 
@@ -539,16 +540,24 @@ static inline void sm_sched_record(sm *s, unsigned sc, unsigned id, uint64_t k)
 {
     sched_actor *a = &s->sc[sc].act;
     sched_actor_report_flag(a, s->sched_group, &s->sched_tick, id, s->status[id], SCHED_ISSUED, k);
-    if (((const sched_ops *)s->p.scheduler->ops)->mem_state)
-        sched_actor_flush(a, s->sched_group, &s->sched_tick);
+    sched_reply r;
+    if (((const sched_ops *)s->p.scheduler->ops)->mem_state &&
+        sched_actor_exchange(a, s->sched_group, &s->sched_tick,
+                             (sched_msg){.kind = SA_SYNC, .issued = (int32_t)id}, &r))
+        s->pred[id] = r.pred;
 }
 
 /* Forced inline: the hottest exchange (one per issuing cycle), which the
  * compiler otherwise outlines from sm_issue.c's several call sites. */
 static inline __attribute__((always_inline)) int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, int issued, uint64_t k)
 {
-    return sched_actor_ask(&s->sc[sc].act, s->sched_group, &s->sched_tick,
-                           (sched_msg){.kind = kind, .issued = issued, .k = k});
+    sched_reply r;
+    if (!sched_actor_exchange(&s->sc[sc].act, s->sched_group, &s->sched_tick,
+                              (sched_msg){.kind = kind, .issued = issued, .k = k}, &r))
+        return -1;
+    if (kind == SA_PICK && r.id >= 0)
+        s->pred[r.id] = r.pred;   /* an issue: its prediction goes with its request */
+    return r.id;
 }
 
 #endif

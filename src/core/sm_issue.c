@@ -640,6 +640,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                                           &st->formed)
                          ? st->formed.id
                          : -1;
+                if (id >= 0)
+                    s->pred[id] = st->formed.pred;
             } else {
                 id = sched_actor_ask(&st->act, s->sched_group, &s->sched_tick,
                                      (sched_msg){.kind = SA_OFFER, .flags = SAF_OWN, .issued = -1,
@@ -658,6 +660,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                                       &st->formed)
                      ? st->formed.id
                      : -1;
+            if (id >= 0)
+                s->pred[id] = st->formed.pred;
         } else if (ready || ops->pick_every_cycle) {
             id = sm_sched_ask(s, sc, SA_PICK, -1, k);
         } else {

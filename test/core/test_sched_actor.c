@@ -448,3 +448,61 @@ Test(sched_actor, issue_record_in_report_order)
     cr_expect_eq(r.act.status[1], WS_GONE);
     rig_free(&r);
 }
+
+/* A policy's prediction for an issue (OAWS's, which the request carries)
+ * comes back in the reply that reports the issue: a pick's, or a sync of
+ * an issue record the core reported (SA_SYNC with `issued`). The fake
+ * policy picks the first READY member and predicts id + 5 misses for
+ * what it records. Host exchanges: sent at max(64 k, clock), read 2 later. */
+static int first_ready(sched *q, const sched_view *v, uint64_t k)
+{
+    (void)k;
+    for (unsigned i = 0; i < q->n; i++)
+        if (v->status[q->members[i]] == WS_READY)
+            return (int)q->members[i];
+    return -1;
+}
+static void predict_issued(sched *q, const sched_view *v, unsigned id, uint64_t k)
+{
+    (void)q, (void)k;
+    v->pred[id] = (uint8_t)(id + 5);
+}
+
+Test(sched_actor, prediction_rides_on_the_issue_reply)
+{
+    static const sched_ops ops = {.pick = first_ready, .issued = predict_issued};
+    uint8_t core_pred[N] = {0};   /* the core's copy: never written by the actor */
+    rig r;
+    memset(&r, 0, sizeof r);
+    for (unsigned i = 0; i < N; i++)
+        r.slot[i] = i;
+    r.v = (sched_view){.slot = r.slot, .pred = core_pred};
+    sched_init(&r.q, &ops, N, N, NULL);
+    r.g = des_lgroup_new("t");
+    sched_actor_init(&r.act, r.g, "sched0", &r.q, &r.v, N, NULL);
+    for (unsigned i = 0; i < N; i++)
+        sched_actor_report_new(&r.act, r.g, &r.tick, i, WS_READY, i, i, -1);
+    des_lgroup_run(r.g, 0);
+    uint64_t tick = 0;
+    sched_reply rep;
+    /* cycle 0 (tick 0, read at 2): pick 0, recorded: 0 + 5 */
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 0}, &rep));
+    cr_expect_eq(tick, 2);
+    cr_expect_eq(rep.id, 0);
+    cr_expect_eq(rep.pred, 5);
+    /* the core records warp 2's issue and syncs it at once (tick 2, read at 4) */
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 2, WS_READY, SCHED_ISSUED, 0);
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick,
+                                   (sched_msg){.kind = SA_SYNC, .issued = 2}, &rep));
+    cr_expect_eq(tick, 4);
+    cr_expect_eq(rep.id, 2);
+    cr_expect_eq(rep.pred, 7);
+    cr_expect_eq(r.q.last, 2);
+    /* a plain sync (issued -1): no reply */
+    cr_expect_not(sched_actor_exchange(&r.act, r.g, &tick,
+                                       (sched_msg){.kind = SA_SYNC, .issued = -1}, &rep));
+    cr_expect_eq(tick, 6);
+    for (unsigned i = 0; i < N; i++)
+        cr_expect_eq(core_pred[i], 0, "the actor writes its own copy only");
+    rig_free(&r);
+}
