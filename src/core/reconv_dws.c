@@ -71,6 +71,7 @@
 #include <string.h>
 
 #include "core/reconv_dws_internal.h"
+#include "simtgrid/bits.h"
 
 static unsigned dws_capacity(const core_params *p) { return p->max_warps + p->dws_wst_entries; }
 
@@ -752,7 +753,7 @@ static void dws_before_cycle(sm *s, uint64_t cycle)
         if (!s->ent[e].live || !waits_on(s, e, d->tag) || !d->arrived || d->arrived == s->ent[e].active ||
             d->wait_rec || d->wait_bl)
             continue;
-        unsigned n = (unsigned)__builtin_popcount(d->arrived & s->ent[e].active);
+        unsigned n = (unsigned)sg_popcount32(d->arrived & s->ent[e].active);
         if (n > most) {
             most = n;
             best = (int)e;

@@ -9,6 +9,7 @@
 #include "mem/ldst.h"
 #include "mem/loadchar.h"
 #include "mem/tlb.h"
+#include "simtgrid/bits.h"
 
 typedef struct ldst_inst {
     warp_mem_resp resp;
@@ -476,7 +477,7 @@ static void complete_access(ldst *u, uint32_t slot, des_time t)
 static void note_atomic(ldst *u, const coalesce_access *a)
 {
     ldst_atomic *in = &u->atom[u->cur];
-    unsigned lanes = (unsigned)__builtin_popcount(a->lanes), hot = 0;
+    unsigned lanes = (unsigned)sg_popcount32(a->lanes), hot = 0;
     for (unsigned l = 0; l < COALESCE_LANES; l++) {
         if (!(a->lanes >> l & 1))
             continue;
@@ -795,7 +796,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
         u->cur_refused = false;
         if (u->req.op == MEM_ATOMIC) {
             note_atomic(u, a);
-            u->port_free = c + (uint64_t)ceil(__builtin_popcount(a->lanes) / u->atomic_rate);
+            u->port_free = c + (uint64_t)ceil(sg_popcount32(a->lanes) / u->atomic_rate);
         }
         if (u->req.op == MEM_STORE) {
             /* A store the L1 keeps (write-back) is performed here; one it sends
@@ -855,7 +856,7 @@ static void send_down(ldst *u, des_time t)
         /* store data is acknowledged (its access waits for that); a dirty
          * victim's write-back is not */
         m.flags = q->kind == CACHE_REQ_WRITEBACK ? MEM_NO_REPLY : 0;
-        m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
+        m.bytes = (uint16_t)(32u * (unsigned)sg_popcount32(s32));
     }
     if (des_port_try_send(u->down, &m, t)) {
         cache_missq_pop(u->l1);
