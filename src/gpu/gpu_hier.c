@@ -170,7 +170,7 @@ static void build_units(gpu_hier *h, gpu *g)
         sm_connect_mem(g->sms[i], q, r);
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
         if (sm_wants_feedback(g->sms[i])) {
-            ldst_set_feedback(u, &h->fb[i]);
+            ldst_set_feedback(u, &h->fb[i], (unsigned)cfg_int(g->cfg, "core.schedulers"));
             sm_set_feedback(g->sms[i], &h->fb[i]);
         }
         if (cache_params_use_priority(&h->l1p))

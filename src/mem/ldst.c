@@ -219,7 +219,8 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
         u->dc = g_new(dacache_ctl, 1);
         /* FCW starts at the region's warps: p + 1 = FCW x Width / N_set */
         unsigned fcw = l1->dacache_locality * l1->sets / COALESCE_LANES;
-        dacache_ctl_init(u->dc, fcw, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
+        /* at least one locality warp per scheduler (Wang, section 4.2.4) */
+        dacache_ctl_init(u->dc, fcw, l1->dacache_schedulers, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
                          l1->dacache_coherent);
         if (st) {
             stats_counter(st, u->l1name, "dacache_fcw_ups", "", "DaCache: FCW increments (Fig 4.3 step 2)",
@@ -273,10 +274,10 @@ static uint64_t warp_hit_ready(ldst *u, unsigned w, uint64_t ready)
     return ready;
 }
 
-void ldst_set_feedback(ldst *u, mem_feedback *fb)
+void ldst_set_feedback(ldst *u, mem_feedback *fb, unsigned fcw_min)
 {
     u->fb = fb;
-    fcw_init(&u->fb_fcw, FCW_INIT);
+    fcw_init(&u->fb_fcw, FCW_INIT, fcw_min);
     publish(u);
 }
 
