@@ -6,20 +6,26 @@
  * atomic is done and the launch ends 6 cycles after the exit. */
 #include "harness.h"
 
-/* addr: the instruction computing the byte offset r1 from r0 = %tid.x */
-static void atom_case(const char *const *sets, const char *addr, uint64_t exit_at,
-                      uint64_t conflicts)
+/* addr: the instruction computing the byte offset r1 from r0 = %tid.x;
+ * value: what the atomic adds ("1" an increment, "r0" the lane's tid) */
+static void atom_add_case(const char *const *sets, const char *addr, const char *value, uint64_t exit_at,
+                          uint64_t conflicts)
 {
     char *k = g_strdup_printf(".shared buf u32[1024]\n"
                               "mov r0, %%tid.x\n"
                               "%s\n"
-                              "atom.shared.add.u32 r2, [r1+@buf], 1\n"
+                              "atom.shared.add.u32 r2, [r1+@buf], %s\n"
                               "exit\n",
-                              addr);
+                              addr, value);
     harness *h = harness_one_warp_four(sets, k, exit_at);
     g_free(k);
     cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), conflicts);
     harness_free(h);
+}
+
+static void atom_case(const char *const *sets, const char *addr, uint64_t exit_at, uint64_t conflicts)
+{
+    atom_add_case(sets, addr, "1", exit_at, conflicts);
 }
 
 Test(smem_atomics, one_word_serializes_every_lane_by_default)
@@ -44,18 +50,7 @@ Test(smem_atomics, one_word_of_lane_values_still_serializes)
      * to word 0 keeps the default's 32 passes: exit @62 (one update per
      * lane, as the H100's ATOMS.ADD in ubench5 satom2) */
     const char *sets[] = {"core.smem_atomic_uniform=true", NULL};
-    harness *h = harness_new(sets);
-    harness_launch(h, ".shared buf u32[1024]\n"
-                      "mov r0, %tid.x\n"
-                      "and r1, r0, 0\n"
-                      "atom.shared.add.u32 r2, [r1+@buf], r0\n"
-                      "exit\n",
-                   1, 32, NULL, 0, 0, -1);
-    cr_assert(harness_run(h, 10000));
-    cr_assert_eq(h->nlog, 4);
-    cr_expect_eq(h->log[3].cycle, 62);
-    cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), 31);
-    harness_free(h);
+    atom_add_case(sets, "and r1, r0, 0", "r0", 62, 31);
 }
 
 Test(smem_atomics, four_lanes_per_word_default)
@@ -200,16 +195,5 @@ Test(smem_atomics, half_warps_leave_adds_of_lane_values_whole)
     /* an add of r0 (ATOMS.ADD, not an increment) at word tid keeps the
      * whole-warp rule: 1 pass, done 30, exit @31 */
     const char *sets[] = {"core.smem_atomic_half_warps=true", NULL};
-    harness *h = harness_new(sets);
-    harness_launch(h, ".shared buf u32[1024]\n"
-                      "mov r0, %tid.x\n"
-                      "shl r1, r0, 2\n"
-                      "atom.shared.add.u32 r2, [r1+@buf], r0\n"
-                      "exit\n",
-                   1, 32, NULL, 0, 0, -1);
-    cr_assert(harness_run(h, 10000));
-    cr_assert_eq(h->nlog, 4);
-    cr_expect_eq(h->log[3].cycle, 31);
-    cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), 0);
-    harness_free(h);
+    atom_add_case(sets, "shl r1, r0, 2", "r0", 31, 0);
 }
