@@ -108,6 +108,7 @@ typedef struct core_params {
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
     bool smem_atomic_uniform;      /* one word for the whole warp: one update */
     bool smem_atomic_serial;       /* a warp's shared atomics one at a time */
+    bool smem_atomic_half_warps;   /* an add of an immediate: two half-warps, conflicts per half */
     unsigned smem_atomic_replay;   /* 0: lanes serialize per bank; else replay latency */
     unsigned l1d_banks;          /* core.l1d_banks: 0 = no L1 bank conflicts */
     unsigned l1d_bank_bytes;     /* core.l1d_bank_bytes: bytes per L1 bank interleave unit */

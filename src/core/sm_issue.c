@@ -204,11 +204,11 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
 
 /* The (bank, word) of every word the access's lanes touch, sorted: bank in
  * the top bits, so a bank's words are adjacent and equal words are too. */
-static unsigned bank_keys(const isa_exec_out *o, unsigned banks, unsigned bb, uint64_t *key)
+static unsigned bank_keys(const isa_exec_out *o, uint32_t lanes, unsigned banks, unsigned bb, uint64_t *key)
 {
     unsigned n = 0;
     unsigned size = o->access_size ? o->access_size : 1;
-    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
+    for (uint32_t m = lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t first = o->addr[l] / bb, last = (o->addr[l] + size - 1) / bb;
         for (uint64_t word = first; word <= last && n < 4 * ISA_MAX_LANES; word++)
@@ -244,19 +244,42 @@ static unsigned keys_degree(const uint64_t *key, unsigned n, bool atomic)
     return best ? best : 1;
 }
 
+/* core.smem_atomic_half_warps: the two half-warps of an increment one after
+ * the other, each with its own bank conflicts (distinct words of its busiest
+ * bank; a half without active lanes costs nothing). `key` is scratch; NULL:
+ * one pass per active half (the uniform word). */
+static unsigned smem_halves(const sm *s, const isa_exec_out *o, uint64_t *key)
+{
+    unsigned half = s->p.warp_size / 2, passes = 0;
+    uint32_t low = half >= 32 ? UINT32_MAX : (UINT32_C(1) << half) - 1;
+    for (unsigned h = 0; h < 2; h++) {
+        uint32_t m = o->mem_lanes & (h ? ~low : low);
+        if (!m)
+            continue;
+        if (!key) {
+            passes++;
+            continue;
+        }
+        unsigned n = bank_keys(o, m, s->p.smem_banks, s->p.smem_bank_bytes, key);
+        passes += keys_degree(key, n, false);
+    }
+    return passes ? passes : 1;
+}
+
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays)
 {
     bool atomic = in->cls == ISA_CLASS_ATOMIC;
     uint64_t key[4 * ISA_MAX_LANES];
-    unsigned n = bank_keys(o, s->p.smem_banks, s->p.smem_bank_bytes, key);
+    unsigned n = bank_keys(o, o->mem_lanes, s->p.smem_banks, s->p.smem_bank_bytes, key);
     *replays = 0;
+    bool inc = atomic && in->sub == ISA_ATOM_ADD && in->src[1].kind == ISA_OPND_IMM;
     /* An add of a constant to one word for every lane: one update (the
-     * H100's ATOMS.POPC.INC; an add of lane values serializes). */
-    if (atomic && s->p.smem_atomic_uniform && n && key[0] == key[n - 1] && in->sub == ISA_ATOM_ADD &&
-        in->src[1].kind == ISA_OPND_IMM)
-        return 1;
+     * H100's ATOMS.POPC.INC; an add of lane values serializes), once per
+     * half-warp with core.smem_atomic_half_warps. */
+    if (inc && s->p.smem_atomic_uniform && n && key[0] == key[n - 1])
+        return s->p.smem_atomic_half_warps ? smem_halves(s, o, NULL) : 1;
     if (!atomic || !s->p.smem_atomic_replay)
-        return keys_degree(key, n, atomic);
+        return inc && s->p.smem_atomic_half_warps ? smem_halves(s, o, key) : keys_degree(key, n, atomic);
     /* core.smem_atomic_replay: distinct words of the busiest bank, and a
      * replay for each further lane on the most-shared word */
     unsigned same = n ? 1 : 0, run = 0;
@@ -265,7 +288,7 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, 
         same = run > same ? run : same;
     }
     *replays = same ? same - 1 : 0;
-    return keys_degree(key, n, false);
+    return inc && s->p.smem_atomic_half_warps ? smem_halves(s, o, key) : keys_degree(key, n, false);
 }
 
 /* Bank-conflict degree of an access to `banks` banks of bb-byte words
@@ -275,7 +298,7 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, 
 unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
 {
     uint64_t key[4 * ISA_MAX_LANES];
-    unsigned n = bank_keys(o, banks, bb, key);
+    unsigned n = bank_keys(o, o->mem_lanes, banks, bb, key);
     return keys_degree(key, n, atomic);
 }
 
