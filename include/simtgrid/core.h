@@ -93,7 +93,7 @@ typedef struct core_params {
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
      * re-convergence choices */
     unsigned dws_wst_entries, dws_slots, dws_block_limit;
-    bool dws_branch_split, dws_nested_split, dws_pc_merge, dws_pc_merge_resume, dws_branch_limited, dws_ready_queue;
+    bool dws_branch_split, dws_nested_split, dws_loop_split, dws_pc_merge, dws_pc_merge_resume, dws_branch_limited, dws_ready_queue;
     core_dws_mem dws_mem_split;
     /* adaptive slip (core.dws_mem_split = slip) */
     unsigned dws_slip_limit, dws_slip_mem_pct, dws_slip_active_pct;
