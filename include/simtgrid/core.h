@@ -63,6 +63,7 @@ typedef struct core_params {
     unsigned warp_size, simd_width;
     unsigned max_warps, max_threads, max_ctas, regs, smem_bytes;
     bool one_cta_at_a_time;
+    bool dispatch_restart;   /* each launch's first CTA goes to the first SM of its range */
     unsigned cta_launch_latency;
     unsigned schedulers, issue_width;
     const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
@@ -216,6 +217,8 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err);
 /* CTAs not finished (0 after a complete run; more means a deadlock, a fault
  * or the cycle limit). */
 uint64_t dispatcher_unfinished(const dispatcher *d);
+/* fn(ctx) runs when a launch starts, before its first CTA is handed out. */
+void dispatcher_on_launch_start(dispatcher *d, void (*fn)(void *ctx), void *ctx);
 unsigned dispatcher_nlaunches(const dispatcher *d);
 
 typedef struct core_launch_result {

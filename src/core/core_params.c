@@ -24,7 +24,7 @@ static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV
     PB(core_params, "core." #name "_ii", unit[u].ii, PF_UNSIGNED)
 static const param_bind binds[] = {
     U(warp_size), U(simd_width), U(max_warps), U(max_threads), U(max_ctas), U(regs), U(smem_bytes),
-    B(one_cta_at_a_time), U(cta_launch_latency), U(schedulers), U(issue_width),
+    B(one_cta_at_a_time), B(dispatch_restart), U(cta_launch_latency), U(schedulers), U(issue_width),
     PB_POLICY(core_params, "core.scheduler", scheduler, core_policy),
     U(fetch_group),
     PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),

@@ -6,7 +6,9 @@
  * (x fastest), round-robin over the SMs of the launch's range, one CTA per
  * SM per round, while the SM's free threads (whole warps), warps, CTA
  * slots, registers (regs/thread x threads of whole warps) and shared memory
- * allow. Earlier launches are served first. A CTA reaches its SM
+ * allow. Earlier launches are served first. The round goes on from the SM
+ * after the last CTA handed out, across launches, or (core.dispatch_restart)
+ * starts again at the first SM of the range when a launch starts. A CTA reaches its SM
  * core.cta_launch_latency cycles after the decision; the SM's completion
  * report takes one cycle back, and frees the resources then. When every
  * launch has finished the dispatcher ends the run (des_stop). */
@@ -45,6 +47,8 @@ struct dispatcher {
     unsigned nlaunches, cap;
     unsigned rr;          /* next SM to consider */
     uint64_t dispatched, completed;
+    void (*on_start)(void *ctx);   /* dispatcher_on_launch_start */
+    void *on_start_ctx;
 };
 
 static bool fits(const dispatcher *d, unsigned i, const core_launch_rt *l)
@@ -133,6 +137,10 @@ static void dispatcher_main(des_actor *self, void *data)
                 if (ready) {
                     L->started = true;
                     L->start_cycle = k;
+                    if (d->on_start)
+                        d->on_start(d->on_start_ctx);
+                    if (d->p.dispatch_restart)   /* the round begins at the range's first SM */
+                        d->rr = L->sm_first < 0 ? 0 : (unsigned)L->sm_first;
                 } else if (L->after < 0 && L->start < wake) {
                     wake = L->start;
                 }
@@ -169,6 +177,12 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
 }
 
 des_actor *dispatcher_actor(dispatcher *d) { return d->actor; }
+
+void dispatcher_on_launch_start(dispatcher *d, void (*fn)(void *ctx), void *ctx)
+{
+    d->on_start = fn;
+    d->on_start_ctx = ctx;
+}
 
 void dispatcher_connect_sm(dispatcher *d, unsigned i, des_port *to_sm, des_port *from_sm)
 {

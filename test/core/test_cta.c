@@ -145,6 +145,30 @@ Test(cta, sm_list_not_range)
     harness_free(h);
 }
 
+/* Two launches of 2 CTAs on 3 SMs, the second after the first. Launch 0:
+ * CTA 0 -> sm0, 1 -> sm1 (10..30 each), so the round would go on at sm2.
+ * Launch 1 starts at 32 (the reports of cycle 30 reach the dispatcher at
+ * 32), its CTAs arrive at 42 and end at 62: on sm2 and sm0 when the round
+ * goes on, on sm0 and sm1 with core.dispatch_restart (each launch begins
+ * at the first SM of its range, as every ubench5 `place` launch on the
+ * H100 begins at the same SMs). */
+static void two_launches(const char *restart, unsigned sm_a, unsigned sm_b)
+{
+    const char *sets[] = {"gpu.sms=3", restart, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 2, 32, NULL, 0, 0, -1);
+    harness_launch(h, k_three, 2, 32, NULL, 0, 0, 0);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 30);
+    expect_cta(h, 0, 1, 1, 10, 30);
+    expect_cta(h, 1, 0, sm_a, 42, 62);
+    expect_cta(h, 1, 1, sm_b, 42, 62);
+    harness_free(h);
+}
+
+Test(cta, round_robin_goes_on_across_launches) { two_launches("core.dispatch_restart=false", 2, 0); }
+Test(cta, dispatch_restart_at_each_launch) { two_launches("core.dispatch_restart=true", 0, 1); }
+
 Test(cta, launch_start_and_after)
 {
     const char *sets[] = {NULL};
