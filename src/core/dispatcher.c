@@ -8,7 +8,9 @@
  * slots, registers (regs/thread x threads of whole warps) and shared memory
  * allow. Earlier launches are served first. The round goes on from the SM
  * after the last CTA handed out, across launches, or (core.dispatch_restart)
- * starts again at the first SM of the range when a launch starts. A CTA reaches its SM
+ * starts again at the first SM of the range when a launch starts. With
+ * core.dispatch_order = h100 the round visits the SMs in the order the
+ * measured H100 used for a launch of that size (dispatch_order.c). A CTA reaches its SM
  * core.cta_launch_latency cycles after the decision; the SM's completion
  * report takes one cycle back, and frees the resources then. When every
  * launch has finished the dispatcher ends the run (des_stop). */
@@ -16,6 +18,7 @@
 
 #include "config/config_lib.h"
 #include "core/cta_msg.h"
+#include "core/dispatch_order.h"
 
 typedef struct launch_state {
     core_launch_rt rt;
@@ -28,6 +31,7 @@ typedef struct launch_state {
     uint64_t start_cycle, end_cycle;
     uint64_t *cta_start, *cta_end;
     uint32_t *cta_sm;      /* UINT32_MAX until the CTA finished */
+    unsigned *order;       /* core.dispatch_order = h100: the SMs in visiting order; NULL = ids */
 } launch_state;
 
 typedef struct sm_usage {
@@ -45,7 +49,7 @@ struct dispatcher {
     sm_usage *use;
     launch_state *launches;
     unsigned nlaunches, cap;
-    unsigned rr;          /* next SM to consider */
+    unsigned rr;          /* next position (SM id, or index into the launch's order) to consider */
     uint64_t dispatched, completed;
     void (*on_start)(void *ctx);   /* dispatcher_on_launch_start */
     void *on_start_ctx;
@@ -73,7 +77,8 @@ static void dispatch(dispatcher *d, des_time now)
             progress = false;
             unsigned first = d->rr;
             for (unsigned j = 0; j < d->nsms && L->next_cta < L->ncta; j++) {
-                unsigned i = (first + j) % d->nsms;
+                unsigned pos = (first + j) % d->nsms;
+                unsigned i = L->order ? L->order[pos] : pos;
                 if (i < lo || i > hi || (L->sm_ok && !L->sm_ok[i]) || !fits(d, i, &L->rt))
                     continue;
                 cta_start_msg m = {.launch = &L->rt, .cta = L->next_cta};
@@ -87,7 +92,7 @@ static void dispatch(dispatcher *d, des_time now)
                 u->smem += L->rt.smem;
                 L->next_cta++;
                 d->dispatched++;
-                d->rr = (i + 1) % d->nsms;   /* the next CTA starts after this SM */
+                d->rr = (pos + 1) % d->nsms;   /* the next CTA starts after this SM */
                 progress = true;
             }
         }
@@ -139,8 +144,8 @@ static void dispatcher_main(des_actor *self, void *data)
                     L->start_cycle = k;
                     if (d->on_start)
                         d->on_start(d->on_start_ctx);
-                    if (d->p.dispatch_restart)   /* the round begins at the range's first SM */
-                        d->rr = L->sm_first < 0 ? 0 : (unsigned)L->sm_first;
+                    if (d->p.dispatch_restart)   /* the round begins at the range's (or order's) first SM */
+                        d->rr = L->order || L->sm_first < 0 ? 0 : (unsigned)L->sm_first;
                 } else if (L->after < 0 && L->start < wake) {
                     wake = L->start;
                 }
@@ -303,6 +308,8 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
             if (l->sms[k] < d->nsms)
                 L.sm_ok[l->sms[k]] = true;
     }
+    if (d->p.dispatch_order == CORE_DISPATCH_H100)
+        L.order = dispatch_order_h100(d->nsms, L.ncta);
     L.start = l->start;
     L.after = l->after;
     L.cta_start = g_new0(uint64_t, L.ncta);
@@ -389,6 +396,7 @@ void dispatcher_free(dispatcher *d)
         g_free(d->launches[i].cta_start);
         g_free(d->launches[i].cta_end);
         g_free(d->launches[i].sm_ok);
+        g_free(d->launches[i].order);
         g_free(d->launches[i].cta_sm);
     }
     g_free(d->launches);
