@@ -11,14 +11,7 @@
 
 #include "gpu_test_util.h"
 
-static const char *model =
-    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
-    "[gpu]\nsms = 1\nmemory = caches\n"
-    "[l1d]\nsets = 1\nways = 32\nindex = linear\nhit_latency = 20\n"
-    "[l2]\nhit_latency = 30\n"
-    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
-    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
-    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\ntiming = simple\n";
+static const char *model = CHIP_ONE_SM_L1_MODEL;
 
 static const char *kernel = ".kernel lines\n.data a u32[1024] = zero\n"
                             "    mov r1, %tid.x\n    shl r2, r1, 7\n"
@@ -56,20 +49,15 @@ static void run_counts(const char *inval, uint64_t out[3])
     cr_assert_neq(out[0], UINT64_MAX, "the run failed");
 }
 
-Test(chip_launch_invalidate, l1_kept_across_launches_by_default)
+/* Expected sm0.l1d hits, misses and invalidations with the option given. */
+static void expect_counts(const char *inval, uint64_t hits, uint64_t misses, uint64_t invals)
 {
     uint64_t c[3];
-    run_counts("false", c);
-    cr_expect_eq(c[0], 32, "hits %lu", (unsigned long)c[0]);
-    cr_expect_eq(c[1], 32, "misses %lu", (unsigned long)c[1]);
-    cr_expect_eq(c[2], 0, "invalidations %lu", (unsigned long)c[2]);
+    run_counts(inval, c);
+    cr_expect_eq(c[0], hits, "hits %lu", (unsigned long)c[0]);
+    cr_expect_eq(c[1], misses, "misses %lu", (unsigned long)c[1]);
+    cr_expect_eq(c[2], invals, "invalidations %lu", (unsigned long)c[2]);
 }
 
-Test(chip_launch_invalidate, second_launch_misses_again)
-{
-    uint64_t c[3];
-    run_counts("true", c);
-    cr_expect_eq(c[0], 0, "hits %lu", (unsigned long)c[0]);
-    cr_expect_eq(c[1], 64, "misses %lu", (unsigned long)c[1]);
-    cr_expect_eq(c[2], 32, "invalidations %lu", (unsigned long)c[2]);
-}
+Test(chip_launch_invalidate, l1_kept_across_launches_by_default) { expect_counts("false", 32, 32, 0); }
+Test(chip_launch_invalidate, second_launch_misses_again) { expect_counts("true", 0, 64, 32); }
