@@ -96,7 +96,7 @@ typedef struct core_params {
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
      * re-convergence choices */
     unsigned dws_wst_entries, dws_slots, dws_block_limit;
-    bool dws_branch_split, dws_nested_split, dws_pc_merge, dws_pc_merge_resume, dws_branch_limited, dws_ready_queue;
+    bool dws_branch_split, dws_nested_split, dws_loop_split, dws_pc_merge, dws_pc_merge_resume, dws_branch_limited, dws_ready_queue;
     core_dws_mem dws_mem_split;
     /* adaptive slip (core.dws_mem_split = slip) */
     unsigned dws_slip_limit, dws_slip_mem_pct, dws_slip_active_pct;
@@ -111,6 +111,7 @@ typedef struct core_params {
     unsigned smem_banks, smem_bank_bytes, barrier_latency;
     bool smem_atomic_uniform;      /* one word for the whole warp: one update */
     bool smem_atomic_serial;       /* a warp's shared atomics one at a time */
+    bool smem_atomic_half_warps;   /* an add of an immediate: two half-warps, conflicts per half */
     unsigned smem_atomic_replay;   /* 0: lanes serialize per bank; else replay latency */
     unsigned l1d_banks;          /* core.l1d_banks: 0 = no L1 bank conflicts */
     unsigned l1d_bank_bytes;     /* core.l1d_bank_bytes: bytes per L1 bank interleave unit */

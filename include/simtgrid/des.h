@@ -119,6 +119,10 @@ void des_wake_at(des_actor *a, des_time t);
  * ports (DES_NEVER with no ports). Nothing another block does at the current
  * time can reach it earlier. */
 des_time des_lookahead(const des_actor *a);
+/* The actor's input ports holding a message (queued or in flight), as a
+ * bit set over their index (des_port_input_index), `*words` words long:
+ * kept by the ports, so a block with many inputs visits only these. */
+const uint64_t *des_actor_busy_inputs(const des_actor *a, unsigned *words);
 /* Give control back until the engine wakes this actor; returns the time. */
 des_time des_block(des_actor *self);
 
@@ -170,5 +174,7 @@ des_time des_port_next(const des_port *p);
  * must not rely on such wake-ups for anything else. */
 void des_port_mute(des_port *p, bool muted);
 unsigned des_port_count(const des_port *p);   /* queued or in flight */
+/* The port's index among its receiver's inputs (creation order). */
+unsigned des_port_input_index(const des_port *p);
 
 #endif

@@ -42,7 +42,7 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.dwf_rf", dwf_rf, dwf_rf_names),
     B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
     U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc),
-    U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_pc_merge), B(dws_pc_merge_resume),
+    U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),
     B(dws_branch_limited), B(dws_ready_queue), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     U(dws_slip_limit), PB(core_params, "core.dws_slip_interval", dws_slip_interval, PF_U64), U(dws_slip_mem_pct),
     U(dws_slip_active_pct), U(oracle_dp_cells),
@@ -54,7 +54,7 @@ static const param_bind binds[] = {
     UNIT(cvt, CORE_UNIT_CVT),
     UNIT(bar, CORE_UNIT_BAR),
     U(sfu_sin_latency), U(sfu_ex2_latency), U(sfu_rsqrt_latency),
-    B(units_per_scheduler), B(issue_rotate), U(smem_banks), U(smem_bank_bytes), B(smem_atomic_uniform), B(smem_atomic_serial), U(smem_atomic_replay), U(l1d_banks), U(l1d_bank_bytes), U(ldst_line_bytes), U(barrier_latency), U(rf_banks),
+    B(units_per_scheduler), B(issue_rotate), U(smem_banks), U(smem_bank_bytes), B(smem_atomic_uniform), B(smem_atomic_serial), U(smem_atomic_replay), B(smem_atomic_half_warps), U(l1d_banks), U(l1d_bank_bytes), U(ldst_line_bytes), U(barrier_latency), U(rf_banks),
     U(cond_acc_levels_per_cycle),
 };
 #undef U

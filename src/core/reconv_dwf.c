@@ -35,6 +35,7 @@
 #include "core/dwf_heap.h"
 #include "core/dwf_lut.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 #define NONE UINT32_MAX
 #define XLANE_KEY (UINT64_C(1) << 63)   /* cross-lane pool warps: key per hw warp */
@@ -301,7 +302,7 @@ static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_
      * scheduler (no status to compute each cycle) until their pc is chosen */
     d->parked[e] = s->p.dwf_policy == DWF_POL_MAJ && g != d->maj;
     if (d->parked[e])
-        sched_remove(&s->sc[s->ent[e].sched].s, e);
+        sm_sched_leave(s, e, s->status[e]);
     d->gnext[e] = NONE;
     d->gprev[e] = d->g[g].tail;
     if (d->g[g].tail != NONE)
@@ -349,7 +350,7 @@ static void pool_issue(dwf_state *d, unsigned e)
         d->gprev[d->gnext[e]] = d->gprev[e];
     else
         d->g[g].tail = d->gprev[e];
-    d->cnt[g] -= (uint32_t)__builtin_popcount(d->mask[e]);
+    d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
     dwf_lut_invalidate(&d->lut, d->key[e], e);
     remove_at(d->pool, &d->npool, e);
     d->est[e] = E_FLIGHT;
@@ -376,7 +377,7 @@ static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, 
     d->lookups++;
     dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
     uint32_t occ = e ? e->occ : 0;
-    bool conflict = las ? (req & occ) != 0 : (unsigned)__builtin_popcount(full & ~occ) < n;
+    bool conflict = las ? (req & occ) != 0 : (unsigned)sg_popcount32(full & ~occ) < n;
     unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
     if (d->npool + need > d->pool_limit) {
         d->lookups--;   /* retried: counted when it succeeds */
@@ -526,7 +527,7 @@ static bool eligible(const dwf_state *d, unsigned e)
     if (!(d->key[e] & XLANE_KEY))
         return true;
     unsigned hw = (unsigned)(d->key[e] >> 32 & 0xffff);
-    return (unsigned)__builtin_popcount(d->mask[e]) == d->live[hw];
+    return (unsigned)sg_popcount32(d->mask[e]) == d->live[hw];
 }
 
 /* Nothing in flight can change the pool: every carrier waits at a barrier
@@ -578,7 +579,8 @@ static int pick_ordered(sm *s, dwf_state *d, bool relax, const uint8_t *status)
     return best;
 }
 
-static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake, uint8_t *status)
+static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake, uint8_t *status,
+                    const sched_view *v)
 {
     bool limited = !s->p.dwf_heap_infinite;
     if (d->maj == NONE || d->g[d->maj].head == NONE) {
@@ -603,7 +605,9 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
         for (uint32_t e = d->g[g].head; e != NONE; e = d->gnext[e]) {
             if (!d->parked[e])
                 continue;
-            sched_add(&s->sc[s->ent[e].sched].s, &s->view, e, -1);
+            sm_sched_state *q = &s->sc[s->ent[e].sched];
+            sched_add(&q->s, v, e, -1);
+            sm_members_add(s, q, e);
             d->parked[e] = false;
             /* both copies, the actor's (this runs in it) and the SM's:
              * nothing to report */
@@ -622,14 +626,14 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
 static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *status,
                     const sched_view *v)
 {
-    (void)sc, (void)v;
+    (void)sc;
     dwf_state *d = s->rc_state;
     if (!d->npool)
         return -1;
     bool maj = s->p.dwf_policy == DWF_POL_MAJ;
-    int e = maj ? pick_maj(s, d, k, false, wake, status) : pick_ordered(s, d, false, status);
+    int e = maj ? pick_maj(s, d, k, false, wake, status, v) : pick_ordered(s, d, false, status);
     if (e < 0 && stuck(s, d))
-        e = maj ? pick_maj(s, d, k, true, wake, status) : pick_ordered(s, d, true, status);
+        e = maj ? pick_maj(s, d, k, true, wake, status, v) : pick_ordered(s, d, true, status);
     return e;
 }
 
@@ -651,7 +655,7 @@ static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? (deg - 1) * d->P : 0;
     d->issued++;
     *n = 1;
-    *threads = (unsigned)__builtin_popcount(sw->mask);
+    *threads = (unsigned)sg_popcount32(sw->mask);
     return sw;
 }
 
@@ -700,7 +704,7 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
 {
     dwf_state *d = s->rc_state;
     const sm_hw *h = &s->hw[hw];
-    d->live[hw] = (unsigned)__builtin_popcount(h->lanes);
+    d->live[hw] = (unsigned)sg_popcount32(h->lanes);
     unsigned e = pool_new(s, d, (uint64_t)h->cta << 32, hw, cycle);
     for (uint32_t m = h->lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m), t = hw * d->ws + l;

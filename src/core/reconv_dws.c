@@ -21,9 +21,13 @@
  * subdivided upon future divergent branches"), and the warp-split table
  * (WST) has room; otherwise the group's own stack
  * is pushed as under Conv, so a full WST only serializes [inferred, digest
- * ambiguity A1: per-split stacks]. WST entries: every split of a subdivided
- * warp holds one (a warp that is not subdivided holds none), so splitting a
- * whole warp takes two [inferred].
+ * ambiguity A1: per-split stacks]. A divergent loop (backward) branch is no
+ * exception unless core.dws_loop_split is off: then it pushes the group's
+ * stack, so threads a PC-based merge joined from different loop trips ([M]
+ * 5.3.2 merges across trips) re-converge at the loop exit (an ablation).
+ * WST entries: every split of a subdivided warp holds one (a warp that is
+ * not subdivided holds none), so splitting a whole warp takes two
+ * [inferred].
  *
  * PC-based re-convergence (core.dws_pc_merge, [M] 4.5): when a group issues
  * a global memory instruction and another group is ready, the ready splits
@@ -66,49 +70,8 @@
  * iteration [inferred]. */
 #include <string.h>
 
-#include "core/dws_slip.h"
-#include "core/sm_internal.h"
-
-enum { K_PLAIN, K_BARRIER, K_SPLIT };
-
-typedef struct dws_ent {
-    pdom_stack stk;
-    uint32_t bar[PDOM_MAX_DEPTH];   /* barrier id of a K_BARRIER entry */
-    uint8_t kind[PDOM_MAX_DEPTH];
-    uint32_t lanes;                 /* waiting at a barrier entry: the threads it brings */
-    bool slot;                      /* holds a scheduler slot */
-    bool wait_rec;                  /* waits at its top (barrier) entry's rpc */
-    bool wait_bl;                   /* BranchLimited: waits before the branch at its pc */
-    bool slip_behind;               /* slip: a fall-behind split, held until revisited */
-    bool parked;                    /* its last issue was a global memory instruction */
-    bool bar_seen;                  /* issued a CTA barrier not yet left */
-    uint64_t seq;                   /* creation order (slot hand-out) */
-    uint64_t last_issue;            /* cycle of its last issue (ready-queue order) */
-    /* its outstanding load (memory subdivision) */
-    int tag;                        /* -1: none */
-    bool decided;                   /* the hit mask was seen and judged */
-    uint32_t arrived;               /* lanes whose data is there */
-    uint64_t arrived_at;            /* cycle of the last of them */
-} dws_ent;
-
-typedef struct dws_state {
-    dws_ent *e;                     /* per entity */
-    uint32_t next_bar;
-    uint64_t next_seq;
-    unsigned wst_used, slots_used;
-    /* statistics */
-    uint64_t splits_branch, splits_mem, merges_pc, merges_stack, merges_bl, merges_bar;
-    uint64_t wst_max, wst_full_cycles, wst_area, wst_last;   /* area: entries x cycles */
-    uint64_t push_full;              /* divergences that pushed because the WST was full */
-    int cur;                         /* the group that issued last (-1: none) */
-    /* adaptive slip */
-    bool slip_started;
-    dws_slip slip;
-    uint64_t merges_slip, slip_releases;
-    /* memory-wait cycles: no issue while some group waits on a load */
-    uint64_t obs_last, obs_issue, mem_wait_cycles;
-    bool obs_flag;
-} dws_state;
+#include "core/reconv_dws_internal.h"
+#include "simtgrid/bits.h"
 
 static unsigned dws_capacity(const core_params *p) { return p->max_warps + p->dws_wst_entries; }
 
@@ -300,18 +263,6 @@ static unsigned subdivide(sm *s, unsigned e, uint32_t pa, uint32_t ma, uint32_t 
     return n;
 }
 
-/* Same pc and the same stack apart from masks: the two may merge. */
-static bool same_frame(const dws_ent *a, const dws_ent *b)
-{
-    if (a->stk.depth != b->stk.depth)
-        return false;
-    for (unsigned i = 0; i < a->stk.depth; i++)
-        if (a->stk.e[i].pc != b->stk.e[i].pc || a->stk.e[i].rpc != b->stk.e[i].rpc ||
-            a->kind[i] != b->kind[i] || a->bar[i] != b->bar[i])
-            return false;
-    return true;
-}
-
 /* b merges into a (entry masks OR-ed); b is freed. */
 static void merge_into(sm *s, unsigned a, unsigned b)
 {
@@ -344,12 +295,6 @@ static void collapse(sm *s, unsigned e)
         f->stk.depth--;
     }
     sync_entity(s, e);
-}
-
-static bool idle_ready(const sm *s, unsigned e, uint64_t cycle)
-{
-    const sm_entity *w = &s->ent[e];
-    return w->live && !w->at_barrier && !w->mem_wait && !w->held && w->ready_at <= cycle;
 }
 
 /* ---- re-convergence ------------------------------------------------------ */
@@ -601,24 +546,6 @@ static void dws_warp_start(sm *s, unsigned hw, uint64_t cycle)
     slots_settle(s);
 }
 
-/* The static eligibility heuristic ([M] 4.3): the block at the branch's
- * post-dominator has at most core.dws_block_limit instructions. */
-static bool eligible(const sm *s, unsigned e, const isa_inst *br)
-{
-    if (br->reconv == ISA_PC_EXIT)
-        return true;
-    const isa_program *prog = sm_prog_of(s, e);
-    uint32_t n = isa_program_ninst(prog);
-    for (uint32_t pc = br->reconv, len = 1; pc < n; pc++, len++) {
-        if (len > s->p.dws_block_limit)
-            return false;
-        const isa_inst *in = isa_program_inst(prog, pc);
-        if (sm_is_control(in) || (pc + 1 < n && isa_program_inst(prog, pc + 1)->block != in->block))
-            return true;
-    }
-    return true;
-}
-
 /* A new split whose path starts at its split entry's rpc (a branch to its
  * own post-dominator) pops it at once and waits there, as Conv's stack
  * would not push that path. */
@@ -645,26 +572,6 @@ static void drop_exited(sm *s, unsigned e, uint32_t exited)
         }
 }
 
-/* The group's own stack after a non-subdividing instruction: a branch or
- * exit updates it as PDOM does, anything else advances the pc. */
-static void step_stack(dws_ent *d, const sm_entity *w, uint32_t pc, const isa_exec_out *o)
-{
-    const isa_inst *in = o->inst;
-    if (in->op != ISA_OP_BRA && in->op != ISA_OP_EXIT) {
-        pdom_advance(&d->stk, pc + 1);
-        return;
-    }
-    uint32_t next[ISA_MAX_LANES];
-    for (uint32_t m = w->active; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        next[l] = isa_lane_next_pc(o, pc, l);
-    }
-    unsigned d0 = d->stk.depth;
-    pdom_update(&d->stk, next, pc + 1, in->reconv, o->exited & w->active);
-    for (unsigned i = d0; i < d->stk.depth; i++)   /* pushed: plain entries */
-        d->kind[i] = K_PLAIN, d->bar[i] = 0;
-}
-
 static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
     dws_state *q = s->rc_state;
@@ -689,7 +596,9 @@ static void dws_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
     uint32_t fall = mask & ~taken;
     bool in_split = s->hw[hw].nentities > 1 || d->stk.depth > 1;
     bool diverge = in->op == ISA_OP_BRA && taken && fall;
-    if (diverge && s->p.dws_branch_split && !s->p.dws_branch_limited &&
+    /* a loop branch (backward) subdivides too, unless core.dws_loop_split is off */
+    bool loop_ok = s->p.dws_loop_split || in->target > pc;
+    if (diverge && loop_ok && s->p.dws_branch_split && !s->p.dws_branch_limited &&
         (eligible(s, e, in) || (s->p.dws_nested_split && in_split && d->kind[d->stk.depth - 1] == K_SPLIT))) {
         if (wst_room(s, q, hw)) {
             /* both paths run as splits; the stack is not pushed ([M] 4.1) */
@@ -844,7 +753,7 @@ static void dws_before_cycle(sm *s, uint64_t cycle)
         if (!s->ent[e].live || !waits_on(s, e, d->tag) || !d->arrived || d->arrived == s->ent[e].active ||
             d->wait_rec || d->wait_bl)
             continue;
-        unsigned n = (unsigned)__builtin_popcount(d->arrived & s->ent[e].active);
+        unsigned n = (unsigned)sg_popcount32(d->arrived & s->ent[e].active);
         if (n > most) {
             most = n;
             best = (int)e;

@@ -30,6 +30,7 @@
 #include "core/lwm_form.h"
 #include "core/pdom_wide.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 typedef struct inflight {
     uint64_t done;
@@ -103,7 +104,7 @@ static void lwm_warp_start(sm *s, unsigned hw, uint64_t cycle)
     s->ent[e].pc = 0;
     s->ent[e].active = all;
     s->ent[e].ready_at = cycle;
-    s->slot[e] /= K;   /* fetch groups count large warps ([P] 3.3) */
+    sm_set_slot(s, e, s->slot[e] / K);   /* fetch groups count large warps ([P] 3.3) */
 }
 
 static bool cross_lane(const isa_inst *in)
@@ -145,7 +146,7 @@ static const sm_subwarp *lwm_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     bool pred = p->lwm_pred_pack && in->guard != ISA_PRED_NONE && !sm_is_control(in);
     for (unsigned r = 0; r < L->rows; r++) {
         W[r] = top->m[r];
-        nthreads += (unsigned)__builtin_popcount(W[r]);
+        nthreads += (unsigned)sg_popcount32(W[r]);
         if (pred) {
             const sm_hw *h = &s->hw[L->hw[r]];
             uint32_t g = 0;
@@ -225,7 +226,7 @@ static void lwm_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
         L->exited[row[l]] |= UINT32_C(1) << col[l];
     }
     uint32_t mask = st->sub[i].mask;
-    st->lanes += (unsigned)__builtin_popcount(mask);
+    st->lanes += (unsigned)sg_popcount32(mask);
     if (i == 0)
         L->first_done = done;
     st->last_issue = issued;

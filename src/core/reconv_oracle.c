@@ -16,6 +16,7 @@
 
 #include "core/oracle_align.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 #define PREPASS_MAX_INSTS (UINT64_C(1) << 40)   /* the timing run's own limit applies too */
 
@@ -145,7 +146,7 @@ static void oracle_warp_start(sm *s, unsigned hw, uint64_t cycle)
                  s->p.oracle_dp_cells, w->cols, &st->al);
     st->columns += w->cols->len;
     if (!w->cols->len) {   /* no thread ran an instruction: cannot happen with pc 0 */
-        sm_threads_exited(s, h->cta, (unsigned)__builtin_popcount(h->lanes));
+        sm_threads_exited(s, h->cta, (unsigned)sg_popcount32(h->lanes));
         return;
     }
     const oracle_col *c0 = &g_array_index(w->cols, oracle_col, 0);

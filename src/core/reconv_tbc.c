@@ -25,6 +25,7 @@
 #include "core/lwm_form.h"
 #include "core/pdom_wide.h"
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 typedef struct tblock {
     unsigned rows;
@@ -90,7 +91,7 @@ static void form_warps(sm *s, tbc_state *st, unsigned lead, uint64_t ready)
     uint8_t row[ISA_MAX_LANES], col[ISA_MAX_LANES];
     for (uint32_t m; (m = lwm_take_column(W, NULL, B->rows, row, col)) != 0; n++) {
         unsigned e = sm_entity_new(s, B->hw[n], -1);
-        s->slot[e] = lead / s->p.schedulers;   /* srr: the block's warps share a slot */
+        sm_set_slot(s, e, lead / s->p.schedulers);   /* srr: the block's warps share a slot */
         s->ent[e].pc = top->pc;
         s->ent[e].active = m;
         s->ent[e].ready_at = ready;
@@ -143,7 +144,7 @@ static const sm_subwarp *tbc_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
         sw->lane[l] = s->hw[B->hw[st->cw[e].row[l]]].lane[l];
     }
     *n = 1;
-    *threads = (unsigned)__builtin_popcount(w->active);
+    *threads = (unsigned)sg_popcount32(w->active);
     return sw;
 }
 

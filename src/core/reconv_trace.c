@@ -3,12 +3,13 @@
  * trace already holds what reconvergence decided on the real GPU, so the
  * walker only steps; after the last record every thread of the warp exits. */
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 void sm_trace_warp_start(sm *s, unsigned hw, const atrace_warp *t, uint64_t cycle)
 {
     sm_hw *h = &s->hw[hw];
     if (t->n == 0) { /* a warp the trace lacks runs nothing */
-        sm_threads_exited(s, h->cta, (unsigned)__builtin_popcount(h->lanes));
+        sm_threads_exited(s, h->cta, (unsigned)sg_popcount32(h->lanes));
         return;
     }
     unsigned e = sm_entity_new(s, hw, -1);

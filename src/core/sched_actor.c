@@ -6,15 +6,31 @@
 #include <glib.h>
 #include <string.h>
 
+/* A report with flags (sched_actor.h): its extra words, in order. */
+static unsigned apply_flags(sched_actor *a, sched_report r, unsigned i)
+{
+    uint32_t id = (uint32_t)r;
+    if (r & SCHED_AGED)
+        a->age[id] = a->box[++i];
+    if (r & SCHED_SLOT)
+        a->slot[id] = (uint32_t)a->box[++i];
+    if (r & SCHED_ADD)
+        sched_add(a->q, &a->v, id, (int)a->box[++i] - 1);
+    if (r & SCHED_REMOVE)
+        sched_remove(a->q, id);
+    if (r & SCHED_ISSUED)
+        sched_issued(a->q, &a->v, id, a->box[++i]);
+    return i;
+}
+
 /* A message's reports: the first `n` entries of the box. */
 static void apply_reports(sched_actor *a, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
         sched_report r = a->box[i];
-        uint32_t id = (uint32_t)r;
-        a->status[id] = (uint8_t)(r >> 32);
-        if (r & SCHED_AGED)
-            a->age[id] = a->box[++i];
+        a->status[(uint32_t)r] = (uint8_t)(r >> 32);
+        if (r & SCHED_FLAGS)
+            i = apply_flags(a, r, i);
     }
 }
 
@@ -23,10 +39,10 @@ static void form(sched_actor *a, sched_reply *r, unsigned id, uint64_t k)
 {
     unsigned n, threads;
     r->formed = a->form(a->form_host, id, k, &n, &threads);
-    if (n > UINT16_MAX || threads > UINT16_MAX)
+    if (n > UINT8_MAX || threads > UINT16_MAX)
         g_error("warp scheduler %s: %u sub-warps of %u threads do not fit a reply",
                 des_lactor_name(a->self), n, threads);
-    r->nsub = (uint16_t)n;
+    r->nsub = (uint8_t)n;
     r->threads = (uint16_t)threads;
 }
 
@@ -53,6 +69,7 @@ static void sched_main(des_lactor *self, void *data, des_time now)
             r.id = own_pick(a, &c);
             if (r.id >= 0) {
                 sched_issued(a->q, v, (unsigned)r.id, c.k);
+                r.pred = a->pred[r.id];
                 if (c.flags & SAF_FORM)
                     form(a, &r, (unsigned)r.id, c.k);
             }
@@ -62,9 +79,6 @@ static void sched_main(des_lactor *self, void *data, des_time now)
                 sched_issued(a->q, v, (unsigned)c.issued, c.k);
             r.id = own_pick(a, &c);
             break;
-        case SA_ISSUED:
-            sched_issued(a->q, v, (unsigned)c.issued, c.k);
-            continue;
         case SA_END:
             sched_cycle_end(a->q, v, c.k);
             continue;
@@ -72,12 +86,17 @@ static void sched_main(des_lactor *self, void *data, des_time now)
             sched_idle(a->q, v, c.k);
             continue;
         case SA_SYNC:
-            continue;
+            if (c.issued < 0)
+                continue;
+            r.id = c.issued;
+            r.pred = a->pred[c.issued];
+            break;
         case SA_FORM:
             if (c.flags & SAF_RECORD)
                 sched_issued(a->q, v, (unsigned)c.issued, c.k);
             form(a, &r, (unsigned)c.issued, c.k);
             r.id = c.issued;
+            r.pred = a->pred[c.issued];
             break;
         }
         if (!des_lport_send(a->out, &r, now))
@@ -92,10 +111,16 @@ void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
     a->status = g_new(uint8_t, nent);
     memset(a->status, WS_GONE, nent);
     a->age = g_new0(uint64_t, nent);
+    a->slot = g_new0(uint32_t, nent);
+    a->pred = g_new0(uint8_t, nent);
     a->v.status = a->status;
     a->v.age = a->age;
+    a->v.slot = a->slot;
+    if (v->pred)
+        a->v.pred = a->pred;
     /* A compute of statuses reports each entity at most once: the core
-     * reserves room for all before it (sched_actor_reserve). */
+     * reserves room for all before it (sched_actor_reserve); 64 more hold
+     * any other report (a new entity's is 4 words). */
     if (nent > UINT16_MAX - 64)
         g_error("warp scheduler %s: %u entities, more than a message's reports", name, nent);
     a->cap = nent + 64;
@@ -113,12 +138,14 @@ void sched_actor_free(sched_actor *a)
 {
     g_free(a->status);
     g_free(a->age);
+    g_free(a->slot);
+    g_free(a->pred);
     g_free(a->box);
 }
 
 void sched_actor_flush(sched_actor *a, des_lgroup *g, uint64_t *tick)
 {
-    sched_actor_ask(a, g, tick, (sched_msg){.kind = SA_SYNC});
+    sched_actor_ask(a, g, tick, (sched_msg){.kind = SA_SYNC, .issued = -1});
 }
 
 void sched_actor_kept(sched_actor *a, unsigned taken)

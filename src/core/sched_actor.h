@@ -34,17 +34,19 @@ enum sched_msg_kind {
     SA_PICK,      /* pick at cycle k and take it as issued: reply with the id (-1: none);
                      with SAF_FORM form the pick too (as SA_FORM) */
     SA_OFFER,     /* pick at cycle k for a slot being packed, `issued` (if >= 0) issued
-                        first: reply with the id; the core claims it by sending it back */
-    SA_ISSUED,    /* `issued` issued at cycle k (no reply) */
+                        first: reply with the id; a claimed one is recorded by a report */
     SA_END,       /* end of cycle k (no reply) */
     SA_IDLE,      /* k more cycles like the last, nothing issued (no reply) */
-    SA_SYNC,      /* only the reports (a full box; no reply) */
+    SA_SYNC,      /* only the reports (a full box; no reply); with `issued` >= 0
+                     reply with its prediction (an issue record just reported) */
     SA_FORM,      /* form entity `issued`'s instruction fetched at cycle k (the
                      formation policy's hook, sched_actor.form); with SAF_RECORD
                      record it as issued at k first: reply with the sub-warps */
 };
 
-/* SAF_OWN (SA_PICK, SA_OFFER): pick with the formation policy's own pick
+/* An issue the core decided on after a reply (a claimed offer, DWS's
+ * resumed pick) is recorded by a report (SCHED_ISSUED), not a message.
+ * SAF_OWN (SA_PICK, SA_OFFER): pick with the formation policy's own pick
  * (sched_actor.pick: DWF, DWS's ready queue) instead of the policy's. */
 enum { SAF_RECORD = 1, SAF_FORM = 2, SAF_OWN = 4 };   /* sched_msg.flags */
 
@@ -58,7 +60,9 @@ typedef struct sched_msg {
 
 typedef struct sched_reply {
     int32_t id;          /* the pick (-1: none); SA_FORM: the entity formed */
-    uint16_t nsub;       /* formed: the number of sub-warps */
+    uint8_t nsub;        /* formed: the number of sub-warps */
+    uint8_t pred;        /* a recorded issue (pick, SA_SYNC of `issued`): the
+                            misses the policy predicts for it (OAWS), else 0 */
     uint16_t threads;    /* formed: the threads that retire the instruction */
     const void *formed;  /* formed: the sub-warps, by reference (the policy's
                             buffer, valid until its next formation), else NULL */
@@ -77,11 +81,26 @@ typedef const void *(*sched_form_fn)(void *host, unsigned id, uint64_t k, unsign
 typedef int (*sched_pick_fn)(void *host, unsigned part, uint64_t k, uint8_t *status,
                              const sched_view *v);
 
-/* One report, one word: entity id (bits 0-31) is now status (bits 32-39,
- * enum warp_status); with SCHED_AGED the next word is its age (a new
- * entity: dispatch order, smaller = older). */
+/* One report: entity id (bits 0-31) is now status (bits 32-39, enum
+ * warp_status). Flags from bit 40 say what else happened to it; each but
+ * SCHED_REMOVE takes the next word, in this order, and the actor applies
+ * them in this order after the status:
+ *   SCHED_AGED    its age (a new entity: dispatch order, smaller = older)
+ *   SCHED_SLOT    its scheduler-local warp slot (a new entity, or changed)
+ *   SCHED_ADD     it joins the members after entity (word - 1), or by slot
+ *                 when the word is 0 (sched_add)
+ *   SCHED_REMOVE  it leaves the members (sched_remove)
+ *   SCHED_ISSUED  the policy records its issue at cycle (word) (sched_issued)
+ * A plain status change is one word; membership and records are reports
+ * rather than messages because they happen between the core's questions
+ * and only the next question needs them. */
 typedef uint64_t sched_report;
 #define SCHED_AGED (UINT64_C(1) << 40)
+#define SCHED_SLOT (UINT64_C(1) << 41)
+#define SCHED_ADD (UINT64_C(1) << 42)
+#define SCHED_REMOVE (UINT64_C(1) << 43)
+#define SCHED_ISSUED (UINT64_C(1) << 44)
+#define SCHED_FLAGS (~UINT64_C(0) << 40)
 
 typedef struct sched_actor {
     des_lactor *self;
@@ -90,19 +109,23 @@ typedef struct sched_actor {
     sched_view v;          /* the core's view, with the actor's own status and age */
     uint8_t *status;       /* per entity id, as reported */
     uint64_t *age;
+    uint32_t *slot;        /* per entity id, as reported */
+    uint8_t *pred;         /* per entity id: the policy's prediction (the view's
+                              pred when the core has one), sent with replies */
     sched_form_fn form;    /* the formation hook, or NULL */
     void *form_host;       /* the host of both hooks (form, pick) */
     sched_pick_fn pick;    /* the formation policy's own pick, or NULL */
     unsigned part;         /* its scheduler partition (for pick) */
     sched_report *box;     /* reports for the next message, written by the core:
-                              room for every entity's status and one age */
+                              room for every entity's status and one new entity */
     unsigned nbox, cap;
 } sched_actor;
 
 /* An actor named `name` in group g driving policy q over `nent` entities
  * (nent + 64 reports fit in a message: nent <= UINT16_MAX - 64);
- * the view's other fields (slot, host, next, mem, pred) are v's. Every
- * status starts WS_GONE, every age 0. Its peer (the core) is `peer`, or
+ * the view's other fields (host, next, mem) are v's; its pred is the
+ * actor's own when v has one. Every status starts WS_GONE, every age,
+ * slot and prediction 0. Its peer (the core) is `peer`, or
  * NULL for the group's host (sched_actor_ask). */
 void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
                       const sched_view *v, unsigned nent, des_lactor *peer);
@@ -163,13 +186,28 @@ static inline void sched_actor_report(sched_actor *a, des_lgroup *g, uint64_t *t
     a->box[a->nbox++] = id | (uint64_t)status << 32;
 }
 
-/* A new entity `id`: its status and its age. */
+/* A new entity `id`: its status, its age and its slot; it joins the
+ * members after `after` (or by slot when after < 0: sched_add). */
 static inline void sched_actor_report_new(sched_actor *a, des_lgroup *g, uint64_t *tick,
-                                          unsigned id, uint8_t status, uint64_t age)
+                                          unsigned id, uint8_t status, uint64_t age,
+                                          uint32_t slot, int after)
+{
+    sched_actor_reserve(a, g, tick, 4);
+    a->box[a->nbox++] = id | (uint64_t)status << 32 | SCHED_AGED | SCHED_SLOT | SCHED_ADD;
+    a->box[a->nbox++] = age;
+    a->box[a->nbox++] = slot;
+    a->box[a->nbox++] = (uint64_t)(after + 1);
+}
+
+/* Entity `id` (now at `status`) and its flag `f` with the next word `w`
+ * (SCHED_SLOT, SCHED_ISSUED), or without one (SCHED_REMOVE). */
+static inline void sched_actor_report_flag(sched_actor *a, des_lgroup *g, uint64_t *tick,
+                                           unsigned id, uint8_t status, uint64_t f, uint64_t w)
 {
     sched_actor_reserve(a, g, tick, 2);
-    a->box[a->nbox++] = id | (uint64_t)status << 32 | SCHED_AGED;
-    a->box[a->nbox++] = age;
+    a->box[a->nbox++] = id | (uint64_t)status << 32 | f;
+    if (f != SCHED_REMOVE)
+        a->box[a->nbox++] = w;
 }
 
 #endif

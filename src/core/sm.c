@@ -99,7 +99,7 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
             sm_account_idle_cycle(s, sc, k, worst);
         }
     }
-    if (s->sc[0].s.ops->cycle_end)
+    if (((const sched_ops *)s->p.scheduler->ops)->cycle_end)
         for (unsigned sc = 0; sc < s->p.schedulers; sc++)
             sm_sched_ask(s, sc, SA_END, -1, k);
     s->cycles++;
@@ -200,6 +200,9 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     memset(s->status, WS_GONE, s->nent_cap);
     s->age = g_new0(uint64_t, s->nent_cap);
     s->slot = g_new0(uint32_t, s->nent_cap);
+    s->member_at = g_new(uint32_t, s->nent_cap);
+    for (unsigned i = 0; i < s->nent_cap; i++)
+        s->member_at[i] = NO_MEMBER;
     s->pred = g_new0(uint8_t, s->nent_cap);
     s->view = (sched_view){.status = s->status, .age = s->age, .slot = s->slot, .host = s,
                            .next = sm_sched_next, .pred = s->pred};
@@ -221,8 +224,10 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->passes_port = (p->warp_size + p->simd_width - 1) / p->simd_width;
     s->sc = g_new0(sm_sched_state, p->schedulers);
     unsigned slots = (p->max_warps + p->schedulers - 1) / p->schedulers;
-    for (unsigned i = 0; i < p->schedulers; i++)
+    for (unsigned i = 0; i < p->schedulers; i++) {
         sched_init(&s->sc[i].s, p->scheduler->ops, s->nent_cap, slots, &s->p);
+        s->sc[i].members = g_new(unsigned, s->nent_cap);
+    }
     char *gname = g_strdup_printf("%s.scheds", s->name);
     s->sched_group = des_lgroup_new(gname);
     g_free(gname);
@@ -311,6 +316,7 @@ void sm_free(sm *s)
         isa_cta_free(s->cta[i].ic);
     for (unsigned i = 0; i < s->p.schedulers; i++) {
         sched_free(&s->sc[i].s);
+        g_free(s->sc[i].members);
         sched_actor_free(&s->sc[i].act);
     }
     des_lgroup_free(s->sched_group);
@@ -326,6 +332,7 @@ void sm_free(sm *s)
     g_free(s->hw);
     g_free(s->hw_epoch);
     g_free(s->slot);
+    g_free(s->member_at);
     g_free(s->age);
     g_free(s->pred);
     g_free(s->status);

@@ -32,10 +32,10 @@ unsigned sm_entity_new(sm *s, unsigned hw, int parent)
     s->age[id] = parent >= 0 ? s->age[parent] : h->age;
     s->slot[id] = hw / s->p.schedulers;
     s->status[id] = WS_DEP;   /* not pickable before statuses are computed */
-    sched_actor_report_new(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id,
-                           WS_DEP, s->age[id]);
-    sched *q = &s->sc[s->ent[id].sched].s;
-    sched_add(q, &s->view, id, parent);
+    sm_sched_state *q = &s->sc[s->ent[id].sched];
+    sm_members_add(s, q, id);
+    sched_actor_report_new(&q->act, s->sched_group, &s->sched_tick, id, WS_DEP, s->age[id],
+                           s->slot[id], parent);
     if (h->nentities++ > 0)
         s->splits++;
     s->cta[h->cta].live_entities++;
@@ -46,14 +46,24 @@ void sm_entity_free(sm *s, unsigned e)
 {
     sm_entity *w = &s->ent[e];
     sm_hw *h = &s->hw[w->hw];
-    sched_remove(&s->sc[w->sched].s, e);
     w->live = false;
-    sm_set_status(s, e, WS_GONE);
+    if (!sm_sched_leave(s, e, WS_GONE))
+        sm_set_status(s, e, WS_GONE);
     if (--h->nentities > 0)
         s->splits--;
     s->cta[w->cta].live_entities--;
     s->free_ent[s->nfree_ent++] = e;
     sm_barrier_check(s, w->cta);
+}
+
+bool sm_sched_leave(sm *s, unsigned e, uint8_t status)
+{
+    sm_sched_state *q = &s->sc[s->ent[e].sched];
+    if (!sm_members_remove(s, q, e))
+        return false;
+    s->status[e] = status;
+    sched_actor_report_flag(&q->act, s->sched_group, &s->sched_tick, e, status, SCHED_REMOVE, 0);
+    return true;
 }
 
 void sm_threads_exited(sm *s, unsigned cta, unsigned n)

@@ -103,6 +103,10 @@ typedef struct sm_sched_stats {
 
 typedef struct sm_sched_state {
     sched s;                            /* the policy, run by `act` */
+    /* The SM's copy of the members: the entities whose statuses it
+     * computes, in no order (the actor's list keeps the policy's order);
+     * changed with the actor's by reports (SCHED_ADD, SCHED_REMOVE) */
+    unsigned *members, n;
     sched_actor act;                    /* the scheduler actor (sched_actor.h) */
     sched_reply formed;                 /* the actor's last formed reply (formed: unused) */
     uint64_t port_free;                 /* first cycle the issue port is free */
@@ -146,11 +150,14 @@ struct sm {
     uint8_t *status;            /* per entity: enum warp_status this cycle */
     uint64_t *age;
     uint32_t *slot;             /* scheduler-local warp slot */
+    uint32_t *member_at;        /* per entity: its index in its scheduler's
+                                   sm_sched_state.members, NO_MEMBER if none */
     sched_view view;
     des_lgroup *sched_group;    /* the scheduler actors (sched_actor.h) */
     uint64_t sched_tick;        /* the group's clock */
     uint64_t *pick_wake;        /* the issuing cycle's wake, for reconv_ops.pick */
-    uint8_t *pred;              /* per entity: OAWS's predicted misses of its next load */
+    uint8_t *pred;              /* per entity: OAWS's predicted misses of its load
+                                   in flight, from its scheduler actor's reply */
     mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
 
@@ -270,6 +277,9 @@ void sm_trace_after_issue(sm *s, unsigned e, uint32_t pc);
 /* Entity management for policies (sm_cta.c). */
 unsigned sm_entity_new(sm *s, unsigned hw, int parent);   /* copy of parent's timing, or fresh */
 void sm_entity_free(sm *s, unsigned e);
+/* Entity e leaves its scheduler's members (both copies: the actor's by a
+ * report) and takes `status`; false if it was no member (nothing done). */
+bool sm_sched_leave(sm *s, unsigned e, uint8_t status);
 /* Threads of entity e left the kernel: the caller frees the entity if empty. */
 void sm_threads_exited(sm *s, unsigned cta, unsigned n);
 
@@ -441,6 +451,9 @@ static inline const isa_inst *sm_inst_of(const sm *s, unsigned e)
 /* sm_sched_info.c: what memory-aware schedulers see of an entity */
 void sm_sched_next(const void *host, unsigned id, sched_next *out);
 unsigned sm_global_rank(const sm *s, unsigned e);
+/* GTO age rank of entity e among scheduler sc's members (0 = oldest), -1
+ * if no member (sched_age_rank on the SM's copy, for DaCache's requests). */
+int sm_sched_rank(const sm *s, unsigned sc, unsigned e);
 
 /* sm_cta.c */
 /* The CTA warp index of hw slot `hw` (a CTA's warps are set up in order;
@@ -489,12 +502,62 @@ static inline void sm_set_status(sm *s, unsigned id, uint8_t st)
     sched_actor_report(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id, st);
 }
 
+#define NO_MEMBER UINT32_MAX
+
+/* The SM's member sets: add and remove in constant time (swap with the
+ * last); the order is the SM's business only. */
+static inline void sm_members_add(sm *s, sm_sched_state *q, unsigned id)
+{
+    s->member_at[id] = q->n;
+    q->members[q->n++] = id;
+}
+static inline bool sm_members_remove(sm *s, sm_sched_state *q, unsigned id)
+{
+    uint32_t i = s->member_at[id];
+    if (i == NO_MEMBER)
+        return false;
+    unsigned last = q->members[--q->n];
+    q->members[i] = last;
+    s->member_at[last] = i;
+    s->member_at[id] = NO_MEMBER;
+    return true;
+}
+
+/* Entity id's scheduler-local warp slot is now `slot` (fetch groups). */
+static inline void sm_set_slot(sm *s, unsigned id, uint32_t slot)
+{
+    s->slot[id] = slot;
+    sched_actor_report_flag(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id,
+                            s->status[id], SCHED_SLOT, slot);
+}
+
+/* The policy of scheduler sc records entity id's issue at cycle k, with
+ * the next message (after the reports before it, as an `issued` message
+ * sent now would). A memory-aware policy's record reads the entity's
+ * next instruction and the LD/ST unit's state (OAWS's prediction, which
+ * the request about to be sent carries), so it goes at once. */
+static inline void sm_sched_record(sm *s, unsigned sc, unsigned id, uint64_t k)
+{
+    sched_actor *a = &s->sc[sc].act;
+    sched_actor_report_flag(a, s->sched_group, &s->sched_tick, id, s->status[id], SCHED_ISSUED, k);
+    sched_reply r;
+    if (((const sched_ops *)s->p.scheduler->ops)->mem_state &&
+        sched_actor_exchange(a, s->sched_group, &s->sched_tick,
+                             (sched_msg){.kind = SA_SYNC, .issued = (int32_t)id}, &r))
+        s->pred[id] = r.pred;
+}
+
 /* Forced inline: the hottest exchange (one per issuing cycle), which the
  * compiler otherwise outlines from sm_issue.c's several call sites. */
 static inline __attribute__((always_inline)) int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, int issued, uint64_t k)
 {
-    return sched_actor_ask(&s->sc[sc].act, s->sched_group, &s->sched_tick,
-                           (sched_msg){.kind = kind, .issued = issued, .k = k});
+    sched_reply r;
+    if (!sched_actor_exchange(&s->sc[sc].act, s->sched_group, &s->sched_tick,
+                              (sched_msg){.kind = kind, .issued = issued, .k = k}, &r))
+        return -1;
+    if (kind == SA_PICK && r.id >= 0)
+        s->pred[r.id] = r.pred;   /* an issue: its prediction goes with its request */
+    return r.id;
 }
 
 #endif

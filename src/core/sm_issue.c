@@ -21,6 +21,7 @@
 
 #include "core/sm_internal.h"
 #include "simtgrid/trace.h"
+#include "simtgrid/bits.h"
 
 void sm_trace_tracks(sm *s, struct trace *t)
 {
@@ -203,11 +204,11 @@ uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)
 
 /* The (bank, word) of every word the access's lanes touch, sorted: bank in
  * the top bits, so a bank's words are adjacent and equal words are too. */
-static unsigned bank_keys(const isa_exec_out *o, unsigned banks, unsigned bb, uint64_t *key)
+static unsigned bank_keys(const isa_exec_out *o, uint32_t lanes, unsigned banks, unsigned bb, uint64_t *key)
 {
     unsigned n = 0;
     unsigned size = o->access_size ? o->access_size : 1;
-    for (uint32_t m = o->mem_lanes; m; m &= m - 1) {
+    for (uint32_t m = lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
         uint64_t first = o->addr[l] / bb, last = (o->addr[l] + size - 1) / bb;
         for (uint64_t word = first; word <= last && n < 4 * ISA_MAX_LANES; word++)
@@ -243,19 +244,42 @@ static unsigned keys_degree(const uint64_t *key, unsigned n, bool atomic)
     return best ? best : 1;
 }
 
+/* core.smem_atomic_half_warps: the two half-warps of an increment one after
+ * the other, each with its own bank conflicts (distinct words of its busiest
+ * bank; a half without active lanes costs nothing). `key` is scratch; NULL:
+ * one pass per active half (the uniform word). */
+static unsigned smem_halves(const sm *s, const isa_exec_out *o, uint64_t *key)
+{
+    unsigned half = s->p.warp_size / 2, passes = 0;
+    uint32_t low = half >= 32 ? UINT32_MAX : (UINT32_C(1) << half) - 1;
+    for (unsigned h = 0; h < 2; h++) {
+        uint32_t m = o->mem_lanes & (h ? ~low : low);
+        if (!m)
+            continue;
+        if (!key) {
+            passes++;
+            continue;
+        }
+        unsigned n = bank_keys(o, m, s->p.smem_banks, s->p.smem_bank_bytes, key);
+        passes += keys_degree(key, n, false);
+    }
+    return passes ? passes : 1;
+}
+
 unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *replays)
 {
     bool atomic = in->cls == ISA_CLASS_ATOMIC;
     uint64_t key[4 * ISA_MAX_LANES];
-    unsigned n = bank_keys(o, s->p.smem_banks, s->p.smem_bank_bytes, key);
+    unsigned n = bank_keys(o, o->mem_lanes, s->p.smem_banks, s->p.smem_bank_bytes, key);
     *replays = 0;
+    bool inc = atomic && in->sub == ISA_ATOM_ADD && in->src[1].kind == ISA_OPND_IMM;
     /* An add of a constant to one word for every lane: one update (the
-     * H100's ATOMS.POPC.INC; an add of lane values serializes). */
-    if (atomic && s->p.smem_atomic_uniform && n && key[0] == key[n - 1] && in->sub == ISA_ATOM_ADD &&
-        in->src[1].kind == ISA_OPND_IMM)
-        return 1;
+     * H100's ATOMS.POPC.INC; an add of lane values serializes), once per
+     * half-warp with core.smem_atomic_half_warps. */
+    if (inc && s->p.smem_atomic_uniform && n && key[0] == key[n - 1])
+        return s->p.smem_atomic_half_warps ? smem_halves(s, o, NULL) : 1;
     if (!atomic || !s->p.smem_atomic_replay)
-        return keys_degree(key, n, atomic);
+        return inc && s->p.smem_atomic_half_warps ? smem_halves(s, o, key) : keys_degree(key, n, atomic);
     /* core.smem_atomic_replay: distinct words of the busiest bank, and a
      * replay for each further lane on the most-shared word */
     unsigned same = n ? 1 : 0, run = 0;
@@ -264,7 +288,7 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, 
         same = run > same ? run : same;
     }
     *replays = same ? same - 1 : 0;
-    return keys_degree(key, n, false);
+    return inc && s->p.smem_atomic_half_warps ? smem_halves(s, o, key) : keys_degree(key, n, false);
 }
 
 /* Bank-conflict degree of an access to `banks` banks of bb-byte words
@@ -274,7 +298,7 @@ unsigned sm_smem_degree(const sm *s, const isa_exec_out *o, const isa_inst *in, 
 unsigned sm_bank_degree(const isa_exec_out *o, unsigned banks, unsigned bb, bool atomic)
 {
     uint64_t key[4 * ISA_MAX_LANES];
-    unsigned n = bank_keys(o, banks, bb, key);
+    unsigned n = bank_keys(o, o->mem_lanes, banks, bb, key);
     return keys_degree(key, n, atomic);
 }
 
@@ -414,7 +438,7 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
     r.ready_at = send_at;
     /* DaCache's gauged insertion needs the warp's GTO priority (Wang, ch. 4) */
     if (s->send_prio) {
-        int rank = sched_age_rank(&s->sc[w->sched].s, &s->view, e);
+        int rank = sm_sched_rank(s, w->sched, e);
         r.prio = (uint8_t)(rank < 0 ? 0 : rank > 255 ? 255 : rank);
     }
     if (s->fb) {   /* OAWS: the SM-wide rank trains FCW; the prediction is in flight */
@@ -475,7 +499,7 @@ static void count_lanes(sm *s, sm_sched_state *st, uint32_t active, unsigned nth
             lanes = nthreads > before ? (nthreads - before < simd ? nthreads - before : simd) : 0;
         } else {
             uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
-            lanes = (unsigned)__builtin_popcount(active & chunk);
+            lanes = (unsigned)sg_popcount32(active & chunk);
         }
         st->lanes_ring[(k + ps) % 64] += (uint16_t)lanes;
     }
@@ -527,7 +551,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
         isa_exec(prog, pc, h->lane, w->active, &o);
     if (o.fault)
         sm_fault(s, e, pc, &o);
-    unsigned nthreads = (unsigned)__builtin_popcount(w->active);
+    unsigned nthreads = (unsigned)sg_popcount32(w->active);
     const core_params *p = &s->p;
     sm_sched_state *st = &s->sc[sc];
     if (first)
@@ -549,7 +573,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     if (global)
         sm_send_request(s, e, &o, reply, t->done, t->send_at, k, pc);
 
-    sm_issue_retire(s, e, pc, in, &o, (unsigned)__builtin_popcount(o.exited), t->done);
+    sm_issue_retire(s, e, pc, in, &o, (unsigned)sg_popcount32(o.exited), t->done);
 }
 
 void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const isa_exec_out *o,
@@ -574,7 +598,7 @@ void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const i
  * reported to its actor (sm_set_status, unrolled: room reserved once). */
 static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
-    const sched *q = &s->sc[sc].s;
+    const sm_sched_state *q = &s->sc[sc];
     sched_actor *a = &s->sc[sc].act;
     sched_actor_reserve(a, s->sched_group, &s->sched_tick, q->n);
     sched_report *box = a->box;
@@ -606,18 +630,18 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
         const isa_inst *in = sm_inst_of(s, (unsigned)id);
         unsigned u = sm_unit_of(&s->p, in);
         if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
-            t->threads + (unsigned)__builtin_popcount(w->active) > s->p.warp_size) {
+            t->threads + (unsigned)sg_popcount32(w->active) > s->p.warp_size) {
             sm_set_status(s, (unsigned)id, WS_STRUCT);   /* not this slot; it may issue next cycle */
             continue;
         }
-        sm_sched_ask(s, sc, SA_ISSUED, id, k);   /* claimed */
+        sm_sched_record(s, sc, (unsigned)id, k);   /* claimed */
         issue_entity(s, sc, (unsigned)id, k, t, false);
     }
 }
 
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
-    sched *q = &s->sc[sc].s;
+    const sched_ops *ops = s->p.scheduler->ops;
     compute_statuses(s, sc, k, wake, worst);
     bool ready = *worst == WS_READY;
     unsigned n = 0;
@@ -626,7 +650,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
          * policy with its own pick (DWF, DWS) picks in the actor too
          * (SAF_OWN): DWF's comes formed and recorded (SAF_FORM, one
          * exchange); DWS's is offered, the SM resumes the group
-         * (reconv_ops.picked) and the actor records it (SA_ISSUED). */
+         * (reconv_ops.picked) and the record rides on the next message
+         * (SCHED_ISSUED, after the resume's reports: one exchange). */
         int id;
         if (s->rc->pick) {
             sm_sched_state *st = &s->sc[sc];
@@ -638,6 +663,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                                           &st->formed)
                          ? st->formed.id
                          : -1;
+                if (id >= 0)
+                    s->pred[id] = st->formed.pred;
             } else {
                 id = sched_actor_ask(&st->act, s->sched_group, &s->sched_tick,
                                      (sched_msg){.kind = SA_OFFER, .flags = SAF_OWN, .issued = -1,
@@ -645,10 +672,10 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                 if (id >= 0) {
                     if (s->rc->picked)
                         s->rc->picked(s, (unsigned)id, k);
-                    sm_sched_ask(s, sc, SA_ISSUED, id, k);
+                    sm_sched_record(s, sc, (unsigned)id, k);
                 }
             }
-        } else if (s->rc->form && (ready || q->ops->pick_every_cycle)) {
+        } else if (s->rc->form && (ready || ops->pick_every_cycle)) {
             /* LWM, TBC: the pick comes formed (SAF_FORM), one exchange */
             sm_sched_state *st = &s->sc[sc];
             id = sched_actor_exchange(&st->act, s->sched_group, &s->sched_tick,
@@ -656,7 +683,9 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                                       &st->formed)
                      ? st->formed.id
                      : -1;
-        } else if (ready || q->ops->pick_every_cycle) {
+            if (id >= 0)
+                s->pred[id] = st->formed.pred;
+        } else if (ready || ops->pick_every_cycle) {
             id = sm_sched_ask(s, sc, SA_PICK, -1, k);
         } else {
             id = -1;   /* no READY member: the answer is known */

@@ -9,6 +9,7 @@
  * Barrel re-fetch: after the last sub-warp completes (strict), unless the
  * policy's after_issue lets the entity go earlier. */
 #include "core/sm_internal.h"
+#include "simtgrid/bits.h"
 
 static inline uint64_t max_u64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
@@ -56,7 +57,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
         uint64_t done = ki + p->pipeline_depth - 1 + (latency - 1) + extra;
         if (p->rf_banks)
             sm_rf_book_banks(s, st, in, ki);
-        unsigned nthreads = (unsigned)__builtin_popcount(sw[i].mask);
+        unsigned nthreads = (unsigned)sg_popcount32(sw[i].mask);
         s->warp_insts++;
         st->st.issued++;
         s->class_count[in->cls]++;
@@ -66,7 +67,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
         unsigned simd = p->simd_width;
         for (unsigned ps = 0; ps < s->passes_port && ki + ps < k + 64; ps++) {
             uint32_t chunk = simd >= 32 ? UINT32_MAX : ((UINT32_C(1) << simd) - 1) << (ps * simd);
-            st->lanes_ring[(ki + ps) % 64] += (uint16_t)__builtin_popcount(sw[i].mask & chunk);
+            st->lanes_ring[(ki + ps) % 64] += (uint16_t)sg_popcount32(sw[i].mask & chunk);
         }
         st->cur_threads = nthreads;
         if (c->end < done)
@@ -75,7 +76,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
             s->hook(s->hook_ctx, s->id, ki, sc, w->hw, pc, sw[i].mask);
         if (global && o.mem_lanes)
             sm_send_request(s, e, &o, reply, done, ki + (latency - 1) + extra, k, pc);
-        exited += (unsigned)__builtin_popcount(o.exited);
+        exited += (unsigned)sg_popcount32(o.exited);
         s->rc->subwarp_done(s, e, i, &o, ki, done);
         last_done = max_u64(last_done, done);
         last_k = ki;

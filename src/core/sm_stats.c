@@ -260,6 +260,10 @@ void sm_stats_register(sm *s, stats *st)
 void sm_finalize_stats(sm *s, stats *st)
 {
     sm_trace_flush_stalls(s);
+    /* reports still in a box (a last issue record) reach the policy */
+    for (unsigned sc = 0; sc < s->p.schedulers; sc++)
+        if (s->sc[sc].act.nbox)
+            sched_actor_flush(&s->sc[sc].act, s->sched_group, &s->sched_tick);
     if (!st)
         return;
     double cyc = (double)s->cycles;

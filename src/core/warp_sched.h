@@ -51,7 +51,9 @@ typedef struct sched_view {
     /* Memory-aware policies only (NULL when the host has none): the next
      * instruction of an entity; the LD/ST unit's state (simtgrid/
      * memfeedback.h); per entity, the misses predicted for the load it
-     * issues, which the SM adds to mem->miss_inflight and sends with it. */
+     * issues (the scheduler actor's own array: the SM learns an issue's
+     * from the actor's reply, adds it to mem->miss_inflight and sends it
+     * with the request). */
     const void *host;
     void (*next)(const void *host, unsigned id, sched_next *out);
     const struct mem_feedback *mem;

@@ -20,7 +20,16 @@ struct des_actor {
     bool finished;
     uint64_t wakeups;       /* times the engine released it (profile) */
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
+    /* Bit k of in_busy: inputs[k] holds a message (queued or in flight);
+     * of out_wait: outputs[k] has a sender waiting for a slot. Kept by the
+     * ports, so des_block and a receiver with many inputs (a crossbar)
+     * visit only the ports that can need them (issue 20). */
+    uint64_t *in_busy, *out_wait;
+    unsigned in_words, out_words;
 };
+
+static inline void des_bit_set(uint64_t *s, unsigned k) { s[k / 64] |= 1ull << (k % 64); }
+static inline void des_bit_clear(uint64_t *s, unsigned k) { s[k / 64] &= ~(1ull << (k % 64)); }
 
 /* Indexed binary min-heap of actors keyed by (wake_at, id); the entries are
  * the keys, positions and actors are kept by actor id (wakeheap.c). */

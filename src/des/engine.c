@@ -344,6 +344,8 @@ void des_engine_free(des_engine *e)
         des_actor *a = g_ptr_array_index(e->actors, i);
         g_ptr_array_free(a->inputs, TRUE);
         g_ptr_array_free(a->outputs, TRUE);
+        g_free(a->in_busy);
+        g_free(a->out_wait);
         sg_sem_destroy(a->sem);
         g_free(a->name);
         g_free(a);
@@ -385,6 +387,12 @@ const char *des_actor_name(const des_actor *a) { return a->name; }
 unsigned des_actor_id(const des_actor *a) { return a->id; }
 des_time des_lookahead(const des_actor *a) { return a->lookahead; }
 
+const uint64_t *des_actor_busy_inputs(const des_actor *a, unsigned *words)
+{
+    *words = a->in_words;
+    return a->in_busy;
+}
+
 void des_actor_note_lookahead(des_actor *a, des_time t)
 {
     if (a && t < a->lookahead)
@@ -407,17 +415,23 @@ des_time des_block(des_actor *self)
     des_engine *e = self->engine;
     /* Wake requests merged into an earlier one are re-derived from the ports:
      * a message still in flight, or a slot a waiting sender will see. */
+    /* Only ports holding a message or with a waiting sender can answer
+     * anything but DES_NEVER: visit those (a crossbar has 1,024 inputs). */
     des_time due = DES_NEVER;
-    for (unsigned i = 0; i < self->inputs->len; i++) {
-        des_time d = des_port_receiver_due(g_ptr_array_index(self->inputs, i), e->now);
-        if (d < due)
-            due = d;
-    }
-    for (unsigned i = 0; i < self->outputs->len; i++) {
-        des_time d = des_port_sender_due(g_ptr_array_index(self->outputs, i), e->now);
-        if (d < due)
-            due = d;
-    }
+    for (unsigned w = 0; w < self->in_words; w++)
+        for (uint64_t v = self->in_busy[w]; v; v &= v - 1) {
+            const des_port *p = g_ptr_array_index(self->inputs, w * 64 + (unsigned)__builtin_ctzll(v));
+            des_time d = des_port_receiver_due(p, e->now);
+            if (d < due)
+                due = d;
+        }
+    for (unsigned w = 0; w < self->out_words; w++)
+        for (uint64_t v = self->out_wait[w]; v; v &= v - 1) {
+            const des_port *p = g_ptr_array_index(self->outputs, w * 64 + (unsigned)__builtin_ctzll(v));
+            des_time d = des_port_sender_due(p, e->now);
+            if (d < due)
+                due = d;
+        }
     if (due != DES_NEVER)
         wakeheap_request(&e->heap, self, due);
     if (!actor_idle(e, self))

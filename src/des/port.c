@@ -17,6 +17,7 @@ struct des_port {
     des_time latency;
     des_time credit_delay;
     des_actor *sender, *receiver;
+    unsigned rx_bit, tx_bit;   /* index among the receiver's inputs, the sender's outputs */
     unsigned head, count;
     des_time *deliver;      /* per slot: delivery time of the message in it */
     des_time *reusable;     /* per slot: first time the sender may fill it */
@@ -25,6 +26,29 @@ struct des_port {
     bool sender_waiting;    /* a send failed: wake the sender on the next pop */
     bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
 };
+
+/* Room in a bit set for n bits (the new words zeroed). */
+static void bits_grow(uint64_t **set, unsigned *words, unsigned n)
+{
+    unsigned w = (n + 63) / 64;
+    if (w <= *words)
+        return;
+    *set = g_renew(uint64_t, *set, w);
+    memset(*set + *words, 0, (w - *words) * sizeof **set);
+    *words = w;
+}
+
+/* A sender starts or stops waiting for a slot (its out_wait bit). */
+static void set_waiting(des_port *p, bool w)
+{
+    p->sender_waiting = w;
+    if (p->sender) {
+        if (w)
+            des_bit_set(p->sender->out_wait, p->tx_bit);
+        else
+            des_bit_clear(p->sender->out_wait, p->tx_bit);
+    }
+}
 
 des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigned capacity,
                        des_time latency, des_actor *sender, des_actor *receiver)
@@ -45,10 +69,16 @@ des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigne
     p->reusable = g_new0(des_time, capacity);
     p->buf = g_malloc0(msg_size * capacity);
     des_actor_note_lookahead(receiver, latency);
-    if (receiver)
+    if (receiver) {
+        p->rx_bit = receiver->inputs->len;
         g_ptr_array_add(receiver->inputs, p);
-    if (sender)
+        bits_grow(&receiver->in_busy, &receiver->in_words, receiver->inputs->len);
+    }
+    if (sender) {
+        p->tx_bit = sender->outputs->len;
         g_ptr_array_add(sender->outputs, p);
+        bits_grow(&sender->out_wait, &sender->out_words, sender->outputs->len);
+    }
     des_actor_note_lookahead(sender, p->credit_delay);
     g_ptr_array_add(e->ports, p);
     return p;
@@ -64,6 +94,7 @@ void des_port_free(des_port *p)
 }
 
 const char *des_port_name(const des_port *p) { return p->name; }
+unsigned des_port_input_index(const des_port *p) { return p->rx_bit; }
 des_time des_port_latency(const des_port *p) { return p->latency; }
 unsigned des_port_count(const des_port *p) { return p->count; }
 
@@ -96,7 +127,7 @@ unsigned des_port_space(des_port *p, des_time t)
 void des_port_wait_space(des_port *p, des_time t)
 {
     unsigned slot = (p->head + p->count) % p->cap;
-    p->sender_waiting = true;
+    set_waiting(p, true);
     /* The slot is already free but not yet visible: wake when it is. */
     if (p->count < p->cap && p->sender && p->reusable[slot] > t)
         des_wake_at(p->sender, p->reusable[slot]);
@@ -129,7 +160,8 @@ bool des_port_try_send(des_port *p, const void *msg, des_time t)
     memcpy(p->buf + (size_t)slot * p->msg_size, msg, p->msg_size);
     des_time when = t + p->latency;
     p->deliver[slot] = when;
-    p->count++;
+    if (!p->count++ && p->receiver)
+        des_bit_set(p->receiver->in_busy, p->rx_bit);
     /* A send always lowers the receiver's wake-up to the delivery time: a
      * receiver that left a message waiting (e.g. it was full) is told again. */
     if (!p->muted)
@@ -153,9 +185,10 @@ void des_port_pop(des_port *p, des_time t)
     p->last_pop = t;
     p->reusable[p->head] = t + p->credit_delay;
     p->head = (p->head + 1) % p->cap;
-    p->count--;
+    if (!--p->count && p->receiver)
+        des_bit_clear(p->receiver->in_busy, p->rx_bit);
     if (p->sender_waiting && p->sender) {
-        p->sender_waiting = false;
+        set_waiting(p, false);
         des_wake_at(p->sender, t + p->credit_delay);
     }
 }

@@ -170,13 +170,14 @@ static void build_units(gpu_hier *h, gpu *g)
             ldst_set_load_route(u, near_slice, &h->near[i]);
         }
         snprintf(name, sizeof name, "sm%u.memreq", i);
-        des_port *q = gpu_port(name, sizeof(warp_mem_req), 2, core, 1, sm_actor(g->sms[i]), ldst_actor(u));
+        des_port *q = gpu_port(name, sizeof(warp_mem_req), (unsigned)cfg_int(g->cfg, "l1d.request_queue"), core, 1,
+                               sm_actor(g->sms[i]), ldst_actor(u));
         snprintf(name, sizeof name, "sm%u.memresp", i);
         des_port *r = gpu_port(name, sizeof(warp_mem_resp), pend, core, 1, ldst_actor(u), sm_actor(g->sms[i]));
         sm_connect_mem(g->sms[i], q, r);
         sm_expect_store_acks(g->sms[i]);   /* the L2 (or a write-back L1) acknowledges stores */
         if (sm_wants_feedback(g->sms[i])) {
-            ldst_set_feedback(u, &h->fb[i]);
+            ldst_set_feedback(u, &h->fb[i], (unsigned)cfg_int(g->cfg, "core.schedulers"));
             sm_set_feedback(g->sms[i], &h->fb[i]);
         }
         if (cache_params_use_priority(&h->l1p))

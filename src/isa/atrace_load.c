@@ -13,6 +13,7 @@
 
 #include "config/config_lib.h"
 #include "simtgrid/atrace.h"
+#include "simtgrid/bits.h"
 
 #define RZ 255 /* SASS's zero register: no dependence */
 
@@ -296,7 +297,7 @@ static bool inst_line(lp *p, char *s, uint64_t *left)
     atrace_rec rec = {0, (uint32_t)mask, 0};
     if (mem) {
         rec.addr = p->addr->len;
-        if (!inst_addrs(p, &rest, (unsigned)__builtin_popcount((uint32_t)mask))) goto fail;
+        if (!inst_addrs(p, &rest, (unsigned)sg_popcount32((uint32_t)mask))) goto fail;
     }
     if ((t = tok(&rest))) {
         lerr(p, "unexpected '%s' at the end of the instruction", t);

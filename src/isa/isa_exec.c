@@ -3,6 +3,7 @@
  * loop over the executing lanes; no allocation, no strings. */
 #include "isa_exec_internal.h"
 #include "isa_internal.h"
+#include "simtgrid/bits.h"
 
 static inline uint64_t sdiv(uint64_t a, uint64_t b)
 {
@@ -69,7 +70,7 @@ static void exec_int(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
     case ISA_OP_OR: INT_LOOP(a | b);
     case ISA_OP_XOR: INT_LOOP(a ^ b);
     case ISA_OP_NOT: INT_LOOP(~a);
-    case ISA_OP_POPC: INT_LOOP((uint64_t)__builtin_popcountll(a & wmask));
+    case ISA_OP_POPC: INT_LOOP((uint64_t)sg_popcount64(a & wmask));
     case ISA_OP_CLZ: INT_LOOP((a & wmask) ? (uint64_t)(__builtin_clzll(a & wmask) - (64 - (int)bits)) : bits);
     case ISA_OP_SET: INT_LOOP((uint64_t)cmp_int(in->sub, a, b, sgn));
     case ISA_OP_SHL:

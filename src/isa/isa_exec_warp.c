@@ -2,6 +2,7 @@
  * They see the lanes of one issue by lane position: bit l of a ballot is the
  * thread in lanes[l]. Only executing lanes (active, guard true) take part. */
 #include "isa_exec_internal.h"
+#include "simtgrid/bits.h"
 
 static uint32_t pred_mask(const isa_operand *p, isa_thread *const *lanes, uint32_t ex)
 {
@@ -55,7 +56,7 @@ void isa_exec_warp(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
     case ISA_OP_TREE_TRAVERSE: {
         /* Narasiman's dissertation, section 7.2.1:
          * Dest = Base + (popc(all preds) << log2(node size)) */
-        uint64_t cnt = (uint64_t)__builtin_popcount(pred_mask(&in->src[1], lanes, ex));
+        uint64_t cnt = (uint64_t)sg_popcount32(pred_mask(&in->src[1], lanes, ex));
         uint64_t res[ISA_MAX_LANES];
         FOR_LANES(ex, l) res[l] = opv(lanes[l], &in->src[0]) + (cnt << log2_floor(opv(lanes[l], &in->src[2])));
         FOR_LANES(ex, l) lanes[l]->r[in->dst[0]] = res[l];

@@ -5,6 +5,7 @@
  * issues, in warp order; a barrier holds a warp until every unfinished warp of
  * its CTA waits at one (counting warps, as pre-Volta hardware does). */
 #include "isa_internal.h"
+#include "simtgrid/bits.h"
 
 #define RUN_STACK_MAX (2 * ISA_MAX_LANES + 2)
 #define RUN_QUANTUM 256
@@ -97,7 +98,7 @@ static bool run_cta(isa_cta *c, uint64_t max_warp_insts, isa_run_stats *st, isa_
                 isa_exec(L->prog, pc, w->lanes, mask, &out);
                 if (hook) hook(ctx, i, pc, mask, &out);
                 st->warp_insts++;
-                st->thread_insts += (uint64_t)__builtin_popcount(out.executed);
+                st->thread_insts += (uint64_t)sg_popcount32(out.executed);
                 if (out.fault) {
                     ok = fault_error(c, &out, err);
                     break;

@@ -2,6 +2,7 @@
  * divergence, MPLI (coalesce.h). */
 #include "mem/coalesce.h"
 #include "simtgrid/memport.h"
+#include "simtgrid/bits.h"
 
 void coalesce_stats_init(coalesce_stats *s)
 {
@@ -44,7 +45,7 @@ void coalesce_count(coalesce_stats *s, const coalesce_params *p, unsigned op,
     }
     s->accesses += n;
     for (unsigned i = 0; i < n; i++)
-        s->sectors += (unsigned)__builtin_popcount(acc[i].sectors);
+        s->sectors += (unsigned)sg_popcount32(acc[i].sectors);
 }
 
 void coalesce_count_mpli(coalesce_stats *s, const coalesce_params *p, unsigned accesses,

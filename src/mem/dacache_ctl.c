@@ -4,10 +4,11 @@
 
 #include "mem/dacache_ctl.h"
 
-void fcw_init(fcw_state *f, unsigned fcw)
+void fcw_init(fcw_state *f, unsigned fcw, unsigned min)
 {
-    *f = (fcw_state){.cnt = FCW_CNT_INIT,
-                     .fcw = fcw < FCW_MIN ? FCW_MIN : fcw > FCW_W_MAX ? FCW_W_MAX : fcw};
+    min = min < 1 ? 1 : min > FCW_W_MAX ? FCW_W_MAX : min;
+    *f = (fcw_state){.cnt = FCW_CNT_INIT, .min = min,
+                     .fcw = fcw < min ? min : fcw > FCW_W_MAX ? FCW_W_MAX : fcw};
 }
 
 void fcw_retire(fcw_state *f, unsigned prio, bool fully_cached)
@@ -26,7 +27,7 @@ void fcw_retire(fcw_state *f, unsigned prio, bool fully_cached)
      * the locality region should have cached costs FCW - prio */
     f->cnt -= prio >= f->fcw ? 1 : (int)(f->fcw - prio);
     if (f->cnt <= 0) {                              /* (6) */
-        if (f->fcw > FCW_MIN) {
+        if (f->fcw > f->min) {
             f->fcw--;
             f->downs++;
             f->cnt = FCW_C_MAX / 2;                 /* reset value [assumption] */
@@ -36,10 +37,10 @@ void fcw_retire(fcw_state *f, unsigned prio, bool fully_cached)
     }
 }
 
-void dacache_ctl_init(dacache_ctl *d, unsigned fcw, bool dynamic, bool coherent)
+void dacache_ctl_init(dacache_ctl *d, unsigned fcw, unsigned fcw_min, bool dynamic, bool coherent)
 {
     memset(d, 0, sizeof *d);
-    fcw_init(&d->fcw, fcw);
+    fcw_init(&d->fcw, fcw, fcw_min);
     d->dynamic = dynamic;
     d->coherent = coherent;
 }

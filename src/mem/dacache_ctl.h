@@ -6,7 +6,8 @@
  *
  *   dynamic partitioning (section 4.2.4, Fig 4.3): the fully cached warps
  *       FCW (SM-wide, locality region = FCW x Width / N_set ways) trained by
- *       a counter CNT on every retiring divergent load (fcw_retire);
+ *       a counter CNT on every retiring divergent load (fcw_retire); FCW
+ *       never falls below one warp per scheduler (N_sched);
  *   coherent-load prioritisation (section 4.2.2): a coherent load is
  *       inserted at MRU when its PC is known to have locality, else at LRU;
  *       locality is found by a 16-entry victim cache that samples the lines
@@ -20,21 +21,25 @@
 #include <stdint.h>
 
 /* Fig 4.3's constants [doc]: an 8-bit CNT (C_max = 256, initially 128), FCW
- * initially 4 (2 per scheduler), at most W_max = 48 (the SM's warps), at
- * least 1. */
+ * initially 4 (2 per scheduler), at most W_max = 48 (the SM's warps). Its
+ * minimum is per scheduler: "each warp scheduler has at least 1 warp in the
+ * locality region" (section 4.2.4), so FCW_min = N_sched SM-wide warps (2
+ * on the thesis's Fermi SM); fcw_init takes it. */
 #define FCW_C_MAX 256
 #define FCW_CNT_INIT 128
 #define FCW_INIT 4
 #define FCW_W_MAX 48
-#define FCW_MIN 1
 
 typedef struct fcw_state {
     int cnt;
     unsigned fcw;
+    unsigned min;           /* FCW_min: one warp per scheduler */
     uint64_t ups, downs;    /* FCW increments and decrements */
 } fcw_state;
 
-void fcw_init(fcw_state *f, unsigned fcw);
+/* FCW starts at `fcw` clamped to `min` .. W_max; `min` (the SM's schedulers)
+ * is at least 1 and at most W_max. */
+void fcw_init(fcw_state *f, unsigned fcw, unsigned min);
 /* A divergent load of a warp of SM-wide priority `prio` (0 = highest)
  * retired, fully cached (no miss) or not: Fig 4.3's steps 1-7. */
 void fcw_retire(fcw_state *f, unsigned prio, bool fully_cached);
@@ -65,7 +70,7 @@ typedef struct dacache_ctl {
 /* Where a load's lines go (replace_hint.cls). */
 enum dacache_class { DACACHE_GAUGED = 0, DACACHE_DIVERGENT, DACACHE_MRU, DACACHE_LRU };
 
-void dacache_ctl_init(dacache_ctl *d, unsigned fcw, bool dynamic, bool coherent);
+void dacache_ctl_init(dacache_ctl *d, unsigned fcw, unsigned fcw_min, bool dynamic, bool coherent);
 /* The class of a load at `pc` with `accesses` accesses (`divergent`: more
  * than the coalescer's threshold) of `warp` at scheduler priority `prio`;
  * a coherent PC enters the CLP here. */

@@ -3,6 +3,7 @@
 
 #include "mem/dram_block.h"
 #include "simtgrid/memport.h"
+#include "simtgrid/bits.h"
 
 typedef struct pending {
     mem_pkt pkt;
@@ -106,7 +107,7 @@ static void slot_put(dram_block *d, unsigned s)
  * requests in its queue (dram.write_mask, docs/dram.md). */
 static unsigned rmw_segments(const dram_block *d, const mem_pkt *m)
 {
-    return d->write_mask || m->op != MEM_STORE ? 0 : (unsigned)__builtin_popcount(m->partial);
+    return d->write_mask || m->op != MEM_STORE ? 0 : (unsigned)sg_popcount32(m->partial);
 }
 
 /* Take requests delivered by cycle c, in port order, while the queue has room. */
@@ -127,7 +128,7 @@ static void accept(dram_block *d, uint64_t c, des_time t)
             memctrl_req r = {.addr = m->addr, .id = s, .bytes = m->bytes ? m->bytes : 32,
                              .write = m->op == MEM_STORE, .hint = (m->flags & MEM_ROW_HINT) != 0};
             if (m->op != MEM_STORE && m->bytes == 0)
-                r.bytes = 32u * (unsigned)__builtin_popcount(m->sectors ? m->sectors : 1);
+                r.bytes = 32u * (unsigned)sg_popcount32(m->sectors ? m->sectors : 1);
             memctrl_enqueue(d->mc, &r, c);
             des_port_pop(d->in[i], t);
         }

@@ -6,6 +6,7 @@
 #include "mem/l2slice.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/trace.h"
+#include "simtgrid/bits.h"
 
 typedef struct l2_req {
     mem_pkt pkt;         /* the request, echoed as the reply */
@@ -297,7 +298,7 @@ static void send_replies(l2slice *s, des_time t)
         rep.dst = r->pkt.src;
         rep.src = (uint16_t)s->index;
         bool ack = rep.op == MEM_STORE;   /* a store's acknowledgement carries no data */
-        rep.bytes = ack ? 0 : (uint16_t)(32u * (unsigned)__builtin_popcount(rep.sectors ? rep.sectors : 0xF));
+        rep.bytes = ack ? 0 : (uint16_t)(32u * (unsigned)sg_popcount32(rep.sectors ? rep.sectors : 0xF));
         bool peer = r->pkt.flags & MEM_PEER;   /* a fill for the other partition's copy */
         if (!des_port_try_send(peer ? s->peer_rep_out : s->reply_out, &rep, t))
             return;
@@ -348,7 +349,7 @@ static void send_dram(l2slice *s, des_time t)
         m.flags |= g_array_index(s->reqs, l2_req, q->requester).pkt.flags & MEM_ROW_HINT;
     if (q->kind == CACHE_REQ_WRITE || q->kind == CACHE_REQ_WRITEBACK) {
         m.op = MEM_STORE;
-        m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
+        m.bytes = (uint16_t)(32u * (unsigned)sg_popcount32(s32));
         m.partial = (uint8_t)(q->partial32 & s32);
     }
     if (down != s->dram_out) {

@@ -9,6 +9,7 @@
 #include "mem/ldst.h"
 #include "mem/loadchar.h"
 #include "mem/tlb.h"
+#include "simtgrid/bits.h"
 
 typedef struct ldst_inst {
     warp_mem_resp resp;
@@ -218,7 +219,8 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
         u->dc = g_new(dacache_ctl, 1);
         /* FCW starts at the region's warps: p + 1 = FCW x Width / N_set */
         unsigned fcw = l1->dacache_locality * l1->sets / COALESCE_LANES;
-        dacache_ctl_init(u->dc, fcw, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
+        /* at least one locality warp per scheduler (Wang, section 4.2.4) */
+        dacache_ctl_init(u->dc, fcw, l1->dacache_schedulers, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
                          l1->dacache_coherent);
         if (st) {
             stats_counter(st, u->l1name, "dacache_fcw_ups", "", "DaCache: FCW increments (Fig 4.3 step 2)",
@@ -274,10 +276,10 @@ static uint64_t warp_hit_ready(ldst *u, unsigned w, uint64_t ready)
     return ready;
 }
 
-void ldst_set_feedback(ldst *u, mem_feedback *fb)
+void ldst_set_feedback(ldst *u, mem_feedback *fb, unsigned fcw_min)
 {
     u->fb = fb;
-    fcw_init(&u->fb_fcw, FCW_INIT);
+    fcw_init(&u->fb_fcw, FCW_INIT, fcw_min);
     publish(u);
 }
 
@@ -478,7 +480,7 @@ static void complete_access(ldst *u, uint32_t slot, des_time t)
 static void note_atomic(ldst *u, const coalesce_access *a)
 {
     ldst_atomic *in = &u->atom[u->cur];
-    unsigned lanes = (unsigned)__builtin_popcount(a->lanes), hot = 0;
+    unsigned lanes = (unsigned)sg_popcount32(a->lanes), hot = 0;
     for (unsigned l = 0; l < COALESCE_LANES; l++) {
         if (!(a->lanes >> l & 1))
             continue;
@@ -797,7 +799,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
         u->cur_refused = false;
         if (u->req.op == MEM_ATOMIC) {
             note_atomic(u, a);
-            u->port_free = c + (uint64_t)ceil(__builtin_popcount(a->lanes) / u->atomic_rate);
+            u->port_free = c + (uint64_t)ceil(sg_popcount32(a->lanes) / u->atomic_rate);
         }
         if (u->req.op == MEM_STORE) {
             /* A store the L1 keeps (write-back) is performed here; one it sends
@@ -857,7 +859,7 @@ static void send_down(ldst *u, des_time t)
         /* store data is acknowledged (its access waits for that); a dirty
          * victim's write-back is not */
         m.flags = q->kind == CACHE_REQ_WRITEBACK ? MEM_NO_REPLY : 0;
-        m.bytes = (uint16_t)(32u * (unsigned)__builtin_popcount(s32));
+        m.bytes = (uint16_t)(32u * (unsigned)sg_popcount32(s32));
     }
     if (des_port_try_send(u->down, &m, t)) {
         cache_missq_pop(u->l1);

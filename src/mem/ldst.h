@@ -60,8 +60,9 @@ struct tlb;
 void ldst_set_tlb(ldst *u, struct tlb *t);
 des_actor *ldst_actor(ldst *u);
 /* Publish the L1's state and train the DLC and FCW in `fb` (shared with the
- * SM: sm_set_feedback). */
-void ldst_set_feedback(ldst *u, mem_feedback *fb);
+ * SM: sm_set_feedback); FCW stays at or above `fcw_min`, the SM's warp
+ * schedulers (one locality warp each, Wang section 4.2.4). */
+void ldst_set_feedback(ldst *u, mem_feedback *fb, unsigned fcw_min);
 /* Feed the chip's memory-divergence characterisation table (loadchar.h;
  * gpu.memdiv_stats): off (NULL) by default. */
 typedef struct loadchar loadchar;

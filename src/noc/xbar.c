@@ -48,7 +48,6 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
         for (unsigned o = 0; o < p->outputs; o++)
             in->head[o] = in->tail[o] = -1;
     }
-    x->grant = g_new(int, p->outputs);
     x->accept = g_new(int, p->inputs);
     x->in_words = (p->inputs + 63) / 64;
     x->out_words = (p->outputs + 63) / 64;
@@ -57,6 +56,7 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
     x->granted = g_new0(uint64_t, (size_t)p->inputs * x->out_words);
     x->granted_list = g_new(unsigned, p->inputs);
     x->nonempty = g_new0(uint64_t, x->in_words);
+    x->outact = g_new0(uint64_t, x->out_words);
     x->busy = g_new(unsigned, p->inputs);
     x->actor = des_actor_new(e, name, xbar_main, x);
     stats_hist_init_log2(&x->queue_delay, 16);
@@ -78,7 +78,18 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
 
 des_actor *xbar_actor(xbar *x) { return x->actor; }
 
-void xbar_connect_input(xbar *x, unsigned i, des_port *p) { x->in[i].port = p; }
+void xbar_connect_input(xbar *x, unsigned i, des_port *p)
+{
+    x->in[i].port = p;
+    unsigned k = des_port_input_index(p);
+    if (k >= x->nin_of_port) {
+        x->in_of_port = g_renew(int, x->in_of_port, k + 1);
+        for (unsigned j = x->nin_of_port; j <= k; j++)
+            x->in_of_port[j] = -1;
+        x->nin_of_port = k + 1;
+    }
+    x->in_of_port[k] = (int)i;
+}
 
 void xbar_connect_output(xbar *x, unsigned o, des_port *p) { x->out[o].port = p; }
 
@@ -118,6 +129,7 @@ static void voq_push(xbar *x, xbar_in *in, unsigned o, const mem_pkt *m, uint64_
         x->nonempty[i / 64] |= 1ull << (i % 64);
     }
     x->out[o].pending++;
+    x->outact[o / 64] |= 1ull << (o % 64);
     x->queued++;
 }
 
@@ -145,9 +157,14 @@ static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
 
 /* ---- one interconnect cycle ------------------------------------------- */
 
+/* Index of the next set bit of a word being consumed (v &= v - 1). */
+#define LOW_BIT(w, v) ((w) * 64 + (unsigned)__builtin_ctzll(v))
+
 static void finish_transfers(xbar *x, uint64_t c, des_time t)
 {
-    for (unsigned o = 0; o < x->p.outputs; o++) {
+    for (unsigned w = 0; w < x->out_words; w++)
+    for (uint64_t v = x->outact[w]; v; v &= v - 1) {
+        unsigned o = LOW_BIT(w, v);
         xbar_out *out = &x->out[o];
         if (!out->has_pkt || out->busy_until > c)
             continue;
@@ -156,6 +173,8 @@ static void finish_transfers(xbar *x, uint64_t c, des_time t)
                 x->out_stall += c - out->blocked_since;
             out->has_pkt = false;
             out->blocked = false;
+            if (!out->pending)
+                x->outact[o / 64] &= ~(1ull << (o % 64));
             x->packets++;
             x->in_flight--;
         } else {
@@ -166,12 +185,20 @@ static void finish_transfers(xbar *x, uint64_t c, des_time t)
     }
 }
 
+/* The inputs are visited through the set of input ports holding a
+ * message, kept by the ports: a request crossbar has one input per SM (or
+ * cluster) and visits only those with traffic (issue 20). in_of_port maps
+ * a port's index to its input. */
 static void drain_inputs(xbar *x, uint64_t c, des_time t)
 {
-    for (unsigned i = 0; i < x->p.inputs; i++) {
-        xbar_in *in = &x->in[i];
-        if (!in->port)
+    unsigned nw;
+    const uint64_t *busy = des_actor_busy_inputs(x->actor, &nw);
+    for (unsigned w = 0; w < nw; w++)
+    for (uint64_t v = busy[w]; v; v &= v - 1) {
+        unsigned k = LOW_BIT(w, v);
+        if (k >= x->nin_of_port || x->in_of_port[k] < 0)
             continue;
+        xbar_in *in = &x->in[x->in_of_port[k]];
         mem_pkt *m;
         while (in->used < x->p.input_buffer && (m = des_port_peek(in->port, t))) {
             unsigned o = x->p.dst_group > 1 ? m->dst / x->p.dst_group : m->dst;
@@ -268,7 +295,9 @@ static void arbitrate_rr(xbar *x, uint64_t c)
 {
     unsigned n = x->p.inputs;
     compute_free_inputs(x, c);
-    for (unsigned o = 0; o < x->p.outputs; o++) {
+    for (unsigned w = 0; w < x->out_words; w++)
+    for (uint64_t v = x->outact[w]; v; v &= v - 1) {
+        unsigned o = LOW_BIT(w, v);
         if (!out_free(x, o, c))
             continue;
         int i = first_set_from(&x->req[o * x->in_words], x->freein, x->out[o].rr, n);
@@ -289,32 +318,31 @@ static void arbitrate_matching(xbar *x, uint64_t c, bool pim)
     compute_free_inputs(x, c);
     for (unsigned it = 0; it < x->p.iterations; it++) {
         unsigned ngranted = 0;
-        for (unsigned o = 0; o < no; o++) {
-            x->grant[o] = -1;
+        for (unsigned w = 0; w < x->out_words; w++)
+        for (uint64_t v = x->outact[w]; v; v &= v - 1) {
+            unsigned o = LOW_BIT(w, v);
             if (!out_free(x, o, c))
                 continue;
             unsigned start = pim ? (unsigned)(rng_next(x) % ni) : x->out[o].rr;
             int i = first_set_from(&x->req[o * x->in_words], x->freein, start, ni);
             if (i < 0)
                 continue;
-            x->grant[o] = i;
             uint64_t *g = &x->granted[(size_t)i * x->out_words];
             bool first = true;
-            for (unsigned w = 0; w < x->out_words; w++)
-                first = first && !g[w];
+            for (unsigned ow = 0; ow < x->out_words; ow++)
+                first = first && !g[ow];
             if (first)
                 x->granted_list[ngranted++] = (unsigned)i;
             g[o / 64] |= 1ull << (o % 64);
         }
         if (!ngranted)
             return;
-        for (unsigned i = 0; i < ni; i++)
-            x->accept[i] = -1;
         /* PIM draws a number for every free input, granted or not: keep
          * the same sequence of draws. */
         if (pim)
-            for (unsigned i = 0; i < ni; i++)
-                if (x->freein[i / 64] >> (i % 64) & 1) {
+            for (unsigned w = 0; w < x->in_words; w++)
+                for (uint64_t v = x->freein[w]; v; v &= v - 1) {
+                    unsigned i = LOW_BIT(w, v);
                     unsigned start = (unsigned)(rng_next(x) % no);
                     uint64_t *g = &x->granted[(size_t)i * x->out_words];
                     x->accept[i] = first_set_from(g, NULL, start, no);
@@ -326,7 +354,12 @@ static void arbitrate_matching(xbar *x, uint64_t c, bool pim)
                 x->accept[i] = first_set_from(g, NULL, x->in[i].rr, no);
             memset(g, 0, x->out_words * sizeof *g);
         }
-        for (unsigned i = 0; i < ni; i++) {
+        /* Only granted inputs can accept. Their transfers start in the
+         * order of their first grant rather than by input: each touches
+         * its own input and output and adds to sums, so the order changes
+         * nothing. */
+        for (unsigned k = 0; k < ngranted; k++) {
+            unsigned i = x->granted_list[k];
             int o = x->accept[i];
             if (o < 0)
                 continue;
@@ -368,7 +401,9 @@ static uint64_t first_free_requester(const xbar *x, const uint64_t *req, uint64_
 static uint64_t next_cycle(const xbar *x, uint64_t c)
 {
     uint64_t n = UINT64_MAX;
-    for (unsigned o = 0; o < x->p.outputs; o++) {
+    for (unsigned w = 0; w < x->out_words; w++)
+    for (uint64_t v = x->outact[w]; v; v &= v - 1) {
+        unsigned o = LOW_BIT(w, v);
         const xbar_out *out = &x->out[o];
         uint64_t ready = out->busy_until > c ? out->busy_until : c + 1;
         if (out->has_pkt) {
@@ -396,19 +431,21 @@ static uint64_t next_cycle(const xbar *x, uint64_t c)
 static uint64_t pim_poll_after(const xbar *x, uint64_t c)
 {
     uint64_t n = UINT64_MAX;
-    if (x->queued)
-        for (unsigned i = 0; i < x->p.inputs; i++)
-            if (x->in[i].used)
-                n = MIN(n, x->in[i].busy_until > c ? x->in[i].busy_until : c + 1);
+    for (unsigned w = 0; w < x->in_words; w++)
+        for (uint64_t v = x->nonempty[w]; v; v &= v - 1) {
+            const xbar_in *in = &x->in[LOW_BIT(w, v)];
+            n = MIN(n, in->busy_until > c ? in->busy_until : c + 1);
+        }
     return n;
 }
 
 static void pim_catch_up(xbar *x, uint64_t last, uint64_t until)
 {
     for (uint64_t k = pim_poll_after(x, last); k < until; k = pim_poll_after(x, k))
-        for (unsigned o = 0; o < x->p.outputs; o++)
-            if (out_free(x, o, k))
-                rng_next(x);
+        for (unsigned w = 0; w < x->out_words; w++)
+            for (uint64_t v = x->outact[w]; v; v &= v - 1)
+                if (out_free(x, LOW_BIT(w, v), k))
+                    rng_next(x);
 }
 
 static void xbar_main(des_actor *self, void *data)
@@ -443,10 +480,18 @@ static void xbar_main(des_actor *self, void *data)
             ran = true;
             events++;
             uint64_t n = next_cycle(x, c);
-            /* Inputs may deliver before n: look at the earliest. */
-            for (unsigned i = 0; i < x->p.inputs; i++) {
-                des_time d = x->in[i].port ? des_port_next(x->in[i].port) : DES_NEVER;
-                if (d != DES_NEVER && x->in[i].used < x->p.input_buffer) {
+            /* Inputs may deliver before n: look at the earliest (only
+             * ports holding a message have a next delivery). */
+            unsigned nw;
+            const uint64_t *busy = des_actor_busy_inputs(self, &nw);
+            for (unsigned w = 0; w < nw; w++)
+            for (uint64_t v = busy[w]; v; v &= v - 1) {
+                unsigned k = LOW_BIT(w, v);
+                if (k >= x->nin_of_port || x->in_of_port[k] < 0)
+                    continue;
+                const xbar_in *in = &x->in[x->in_of_port[k]];
+                des_time d = des_port_next(in->port);
+                if (d != DES_NEVER && in->used < x->p.input_buffer) {
                     uint64_t dc = des_edge_at_or_after(x->clk, d) / period;
                     n = MIN(n, dc > c ? dc : c + 1);
                 }

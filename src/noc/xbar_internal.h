@@ -39,7 +39,7 @@ struct xbar {
     stats *st;
     xbar_in *in;
     xbar_out *out;
-    int *grant, *accept;
+    int *accept;
     /* Bit sets that let arbitration visit only the requests present:
      * req[o * in_words ..] the inputs with a packet queued for output o,
      * freein the inputs free this cycle, granted[i * out_words ..] the
@@ -48,6 +48,9 @@ struct xbar {
     uint64_t *req, *freein, *granted;
     unsigned *granted_list;
     uint64_t *nonempty;      /* inputs with a packet queued */
+    uint64_t *outact;        /* outputs transferring (has_pkt) or with packets pending */
+    int *in_of_port;         /* by des_port_input_index: the input, or -1 */
+    unsigned nin_of_port;
     unsigned *busy, nbusy;   /* inputs that started a transfer, until it ends */
     unsigned queued, in_flight;
     uint64_t cur_cycle;

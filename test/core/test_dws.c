@@ -350,3 +350,81 @@ Test(dws, no_merge_on_resume_when_disabled)
     expect_join(h, 1, 12, 0, 20);
     harness_free(h);
 }
+
+/* ---- merges across loop trips ([M] 5.3.2) --------------------------------- */
+
+/* Even threads enter the loop one trip ahead (r5 = 1: 2 trips), odd ones at
+ * r5 = 0 (3 trips); the branch at pc 3 is eligible (the block at its
+ * post-dominator, pc 8, has 5 instructions) and splits them. out[i] = 3. */
+static const char *k_trips =
+    ".data in u32[16] = iota(start=0, step=1)\n"
+    ".data out u32[16]\n"
+    "    mov r0, %tid.x\n"                /* 0 */
+    "    and r1, r0, 1\n"                 /* 1 */
+    "    setp.eq.u32 p0, r1, 0\n"         /* 2 */
+    "    @p0 bra even\n"                  /* 3 */
+    "    mov r5, 0\n"                     /* 4: odd */
+    "    bra loop\n"                      /* 5 */
+    "even:\n"
+    "    mov r5, 1\n"                     /* 6 */
+    "    bra loop\n"                      /* 7 */
+    "loop:\n"
+    "    shl r3, r0, 2\n"                 /* 8 */
+    "    ld.global.u32 r4, [r3+@in]\n"    /* 9 */
+    "    add r5, r5, 1\n"                 /* 10 */
+    "    setp.lt.u32 p2, r5, 3\n"         /* 11 */
+    "    @p2 bra loop\n"                  /* 12: backward */
+    "    st.global.u32 [r3+@out], r5\n"   /* 13 */
+    "    exit\n";                         /* 14 */
+
+/* Runs k_trips with core.dws_loop_split as given and checks: one PC-based
+ * merge (across trips), `splits` branch splits, pc 13 issued `at13` times
+ * (once whole, or once per split) and `issues` issues of the warp. */
+static void check_trips(const char *loop_split, uint64_t splits, unsigned at13, unsigned issues)
+{
+    const char *sets[] = {"core.reconv=dws",       "core.warp_size=16", "core.simd_width=16",
+                          "core.pipeline_depth=1", "core.max_warps=4",  "core.max_threads=64",
+                          "core.dws_ready_queue=true", "mem.ideal_latency=2", loop_split, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_trips, 1, 16, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < 16; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), 3, "out[%u]", i);
+    uint32_t m[4];
+    cr_expect_eq(harness_counter(h, "sm0", "dws_merges_pc"), 1);
+    cr_expect_eq(harness_counter(h, "sm0", "dws_splits_branch"), splits);
+    cr_assert_eq(issues_at(h, 0, 13, m), at13);
+    if (at13 == 1)
+        cr_expect_eq(m[0], ALL);
+    else
+        cr_expect((m[0] == EVEN && m[1] == ODD) || (m[0] == ODD && m[1] == EVEN));
+    cr_expect_eq(issues_of(h, 0), issues);
+    harness_free(h);
+}
+
+Test(dws, pc_merge_joins_splits_of_different_trips_then_the_loop_branch_splits)
+{
+    /* As in pc_merge_into_a_split_blocked_on_its_load: the even split runs
+     * 6, 7, 8, 9 and blocks on its load (2 cycles); the odd split runs 4,
+     * 5, 8, 9 and at its load finds the even one ready at pc 10: they merge
+     * although the even threads are one trip ahead (the paper's rule: [M]
+     * 5.3.2 re-unites splits at the same pc "despite potentially being a
+     * few iterations ahead"). The whole warp runs 10-12 and trip 2 (8-12);
+     * then the even threads (r5 = 3) leave the loop and the odd ones
+     * (r5 = 2) go on: the backward branch at pc 12 diverges and, being
+     * eligible (block 13-14), subdivides (core.dws_loop_split = true, the
+     * default): 2 branch splits. The odd split runs trip 3 (8-12) and 13,
+     * 14, the even one 13, 14: 4 + 4 + 4 + 3 + 5 + 5 + 2 + 2 = 29 issues,
+     * pc 13 twice. */
+    check_trips("core.dws_loop_split=true", 2, 2, 29);
+}
+
+Test(dws, no_loop_split_reconverges_merged_trips_at_the_loop_exit)
+{
+    /* The same with core.dws_loop_split = false: the divergent backward
+     * branch at pc 12 pushes the warp's stack (reconvergence at pc 13), the
+     * odd threads run trip 3 (8-12) while the even ones wait at 13, and
+     * 13, 14 issue once, whole: 1 branch split (pc 3), 4 + 4 + 4 + 3 + 5 +
+     * 5 + 2 = 27 issues. */
+    check_trips("core.dws_loop_split=false", 1, 1, 27);
+}

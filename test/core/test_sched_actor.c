@@ -4,7 +4,8 @@
  * worked out by hand from the protocol in sched_actor.h: a message sent at
  * tick t is applied by the actor at t + 1, whose reply reaches the core at
  * t + 2; cycle k starts at tick 64 k (SCHED_TICKS). The warps' statuses and
- * ages reach the actor only as reports riding on the core's messages. */
+ * ages, its members and the issue records the core makes reach the actor
+ * only as reports riding on the core's messages. */
 #include <criterion/criterion.h>
 #include <string.h>
 
@@ -42,15 +43,14 @@ static void rig_init(rig *r, des_lactor_fn core_fn)
     r->v = (sched_view){.slot = r->slot};
     core_params p = {.fetch_group = 1};
     sched_init(&r->q, OPS("gto"), N, N, &p);
-    for (unsigned i = 0; i < N; i++)
-        sched_add(&r->q, &r->v, i, -1);
     r->g = des_lgroup_new("t");
     if (core_fn)
         r->core = des_lactor_new(r->g, "core", core_fn, r);
     sched_actor_init(&r->act, r->g, "sched0", &r->q, &r->v, N, r->core);
-    /* every warp ready, warp 0 oldest: reported, riding on the first message */
+    /* every warp ready, warp i in slot i, warp 0 oldest, each joining the
+     * members by slot: reported, riding on the first message */
     for (unsigned i = 0; i < N; i++)
-        sched_actor_report_new(&r->act, r->g, &r->tick, i, WS_READY, i);
+        sched_actor_report_new(&r->act, r->g, &r->tick, i, WS_READY, i, r->slot[i], -1);
 }
 static void rig_free(rig *r)
 {
@@ -90,9 +90,10 @@ static void collect(rig *r, des_time now)
  *   t=64  cycle 1: PICK                     -> last (0) not ready: oldest ready, 1
  *   t=66  reply 1; warp 1 waits, warp 0 ready again; a second slot: OFFER
  *                                           -> last is 1 (not ready): oldest ready, 0
- *   t=68  reply 0; the core claims it: ISSUED(0) (no reply; applied at 69:
- *         last = 0); wake at cycle 2 (t=128), all warps ready
- *   t=128 cycle 2: PICK                     -> greedy: last issued, 0
+ *   t=68  reply 0; the core claims it: a record of 0's issue in the box
+ *         (no message); wake at cycle 2 (t=128), all warps ready
+ *   t=128 cycle 2: PICK, the record riding on it (applied at 129 before
+ *         the pick: last = 0)       -> greedy: last issued, 0
  *   t=130 reply 0; done. */
 static void core_main(des_lactor *self, void *data, des_time now)
 {
@@ -108,7 +109,7 @@ static void core_main(des_lactor *self, void *data, des_time now)
         send(r, SA_OFFER, -1, 1, now);
         break;
     case 4:
-        send(r, SA_ISSUED, 0, 1, now);
+        sched_actor_report_flag(&r->act, r->g, &r->tick, 0, WS_READY, SCHED_ISSUED, 1);
         des_lactor_wake_at(self, 128);
         break;
     case 5:
@@ -131,7 +132,7 @@ Test(sched_actor, scripted_core_message_times)
         cr_expect_eq(r.got_at[i], want_at[i], "reply %u at %lu", i, (unsigned long)r.got_at[i]);
         cr_expect_eq(r.got_id[i], want_id[i], "reply %u: warp %d", i, r.got_id[i]);
     }
-    /* ISSUED(0) sent at 68 was applied at 69: GTO's last issued is 0 */
+    /* the record of 0 applied at 129, then GTO's pick of 0: last is 0 */
     cr_expect_eq(r.q.last, 0);
     rig_free(&r);
 }
@@ -170,17 +171,19 @@ Test(sched_actor, reports_ride_on_the_next_message)
     uint64_t tick = 0;
     /* nothing sent yet: the initial reports wait in the box */
     cr_expect_eq(r.act.status[0], WS_GONE);
-    cr_expect_eq(r.act.nbox, 2 * N, "a status and an age each");
+    cr_expect_eq(r.act.nbox, 4 * N, "a status, an age, a slot and a place each");
+    cr_expect_eq(r.q.n, 0, "no member before the first message");
     /* cycle 0, sent at 0: the reports apply first, then GTO picks the oldest, 0 */
     cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 0}), 0);
     cr_expect_eq(r.act.status[3], WS_READY);
     cr_expect_eq(r.act.age[3], 3);
+    cr_expect_eq(r.q.n, N);
     cr_expect_eq(r.act.nbox, 0);
     /* warp 0 waits on memory; warps 1, 2, 3 are re-dated 10, 11, 5 */
     report(&r, 0, WS_MEM);
-    sched_actor_report_new(&r.act, r.g, &r.tick, 1, WS_READY, 10);
-    sched_actor_report_new(&r.act, r.g, &r.tick, 2, WS_READY, 11);
-    sched_actor_report_new(&r.act, r.g, &r.tick, 3, WS_READY, 5);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 1, WS_READY, SCHED_AGED, 10);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 2, WS_READY, SCHED_AGED, 11);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 3, WS_READY, SCHED_AGED, 5);
     cr_expect_eq(r.act.status[0], WS_READY, "a report alone changes nothing");
     /* cycle 1 (tick 64): last issued (0) waits on memory; the oldest ready is 3 (age 5) */
     cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 1}), 3);
@@ -199,15 +202,15 @@ Test(sched_actor, full_box_flushes_alone)
     des_lgroup_run(r.g, 0);
     r.tick = 100;
     cr_expect_eq(r.act.cap, 68);
-    /* 4 initial reports with ages (8 words) + 60 = 68: full, not yet sent */
-    for (unsigned i = 0; i < 60; i++)
+    /* 4 initial new-entity reports (16 words) + 52 = 68: full, not yet sent */
+    for (unsigned i = 0; i < 52; i++)
         report(&r, i % N, i % 2 ? WS_READY : WS_DEP);
     cr_expect_eq(r.act.nbox, 68);
     cr_expect_eq(r.tick, 100);
     report(&r, 2, WS_BARRIER);   /* the flush: sent at 100, taken by 102 */
     cr_expect_eq(r.tick, 102);
     cr_expect_eq(r.act.nbox, 1);
-    /* the last of the 60 were i = 59 (warp 3, READY) and i = 58 (warp 2, DEP) */
+    /* the last of the 52 were i = 51 (warp 3, READY) and i = 50 (warp 2, DEP) */
     cr_expect_eq(r.act.status[3], WS_READY);
     cr_expect_eq(r.act.status[2], WS_DEP, "the last report is still in the box");
     cr_expect_eq(r.act.age[3], 3);
@@ -288,9 +291,10 @@ Test(sched_actor, form_calls_the_hook_and_replies_by_reference)
  * reply read at t + 2):
  *   t=0   warp 3 DEP (report), cycle 0: OFFER|OWN -> youngest ready: 2,
  *         not recorded (GTO's last stays -1)
- *   t=2   reply 2; the core claims it: ISSUED(2) (applied at 3: last = 2);
- *         wake at cycle 1 (t=64)
- *   t=64  warp 2 DEP (report), cycle 1: PICK|OWN -> youngest ready: 1,
+ *   t=2   reply 2; the core claims it: a record of 2's issue in the box,
+ *         no message (DWS: one exchange per issue); wake at cycle 1 (t=64)
+ *   t=64  warp 2 DEP (report), cycle 1: PICK|OWN, the record riding on
+ *         it (applied at 65 before the pick: last = 2) -> youngest ready: 1,
  *         recorded (last = 1)
  *   t=66  reply 1; done. */
 typedef struct own_rig {
@@ -298,6 +302,7 @@ typedef struct own_rig {
     unsigned calls, part;
     uint64_t k[4];
     uint8_t seen3;   /* warp 3's status in the actor's copy, first call */
+    int last_seen[4];   /* GTO's last issued at each call */
 } own_rig;
 
 static int fake_pick(void *host, unsigned part, uint64_t k, uint8_t *status, const sched_view *v)
@@ -306,6 +311,7 @@ static int fake_pick(void *host, unsigned part, uint64_t k, uint8_t *status, con
     if (!o->calls)
         o->seen3 = status[3];
     o->part = part;
+    o->last_seen[o->calls] = o->r.q.last;
     o->k[o->calls++] = k;
     cr_expect_eq(v->status, status, "the view reads the actor's copy");
     int best = -1;
@@ -326,11 +332,12 @@ static void own_core_main(des_lactor *self, void *data, des_time now)
         break;
     case 1:
         cr_expect_eq(r->q.last, -1, "an offer is not an issue");
-        send(r, SA_ISSUED, r->got_id[0], 0, now);
+        sched_actor_report_flag(&r->act, r->g, &r->tick, (unsigned)r->got_id[0], WS_READY,
+                                SCHED_ISSUED, 0);
         des_lactor_wake_at(self, 64);
         break;
     case 2:
-        cr_expect_eq(r->q.last, 2, "ISSUED(2) applied at 3");
+        cr_expect_eq(r->q.last, -1, "the record waits for the next message");
         report(r, 2, WS_DEP);
         send_flags(r, SA_PICK, SAF_OWN, -1, 1, now);
         break;
@@ -358,6 +365,144 @@ Test(sched_actor, own_pick_in_the_actor_message_times)
     cr_expect_eq(o.k[0], 0);
     cr_expect_eq(o.k[1], 1);
     cr_expect_eq(o.seen3, WS_DEP, "the report rode on the offer, applied first");
+    cr_expect_eq(o.last_seen[1], 2, "the record of 2 applied before the second pick");
     cr_expect_eq(o.r.q.last, 1, "PICK|OWN records its pick");
     rig_free(&o.r);
+}
+
+/* Membership and slots are the actor's, changed by reports riding on the
+ * next message: a warp that leaves (SCHED_REMOVE) and an entity that joins
+ * after its parent (SCHED_ADD, as a split joins after the warp it split
+ * from), and a slot change (SCHED_SLOT, LWM's and TBC's fetch groups).
+ * Host exchanges: sent at max(64 k, clock), read 2 ticks later. */
+Test(sched_actor, membership_reports_ride_on_the_next_message)
+{
+    rig r;
+    rig_init(&r, NULL);
+    des_lgroup_run(r.g, 0);
+    uint64_t tick = 0;
+    /* cycle 0 (tick 0): members 0 1 2 3 by slot; GTO picks the oldest, 0 */
+    cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 0}), 0);
+    cr_expect_eq(tick, 2);
+    cr_expect_eq(r.q.last, 0);
+    /* warp 0 leaves; entity 0 comes back at once (the id reused) as a split
+     * of warp 3: age 7, slot 3, joining right after 3 */
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 0, WS_GONE, SCHED_REMOVE, 0);
+    sched_actor_report_new(&r.act, r.g, &r.tick, 0, WS_READY, 7, 3, 3);
+    cr_expect_eq(r.act.nbox, 1 + 4, "a removal is one word, an entity four");
+    cr_expect_eq(r.q.n, N, "nothing applied before the next message");
+    cr_expect_eq(r.q.members[0], 0);
+    /* cycle 1 (tick 64, read at 66): removed (last forgotten), re-added
+     * after 3; GTO has no last, the oldest ready is 1 (age 1) */
+    cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 1}), 1);
+    cr_expect_eq(tick, 66);
+    unsigned want[N] = {1, 2, 3, 0};
+    cr_assert_eq(r.q.n, N);
+    for (unsigned i = 0; i < N; i++)
+        cr_expect_eq(r.q.members[i], want[i], "member %u: %u", i, r.q.members[i]);
+    cr_expect_eq(r.act.age[0], 7);
+    cr_expect_eq(r.act.slot[0], 3);
+    /* warp 2 moves to slot 0 (members unchanged: 1 2 3 0), then leaves
+     * (1 3 0) and re-joins by slot: after every member whose slot is <= 0,
+     * none (slots 1, 3, 3), so first: 2 1 3 0 */
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 2, WS_READY, SCHED_SLOT, 0);
+    cr_expect_eq(r.act.slot[2], 2, "the slot waits for the next message");
+    sched_actor_flush(&r.act, r.g, &tick);   /* SA_SYNC at the clock, 66 -> 68 */
+    cr_expect_eq(tick, 68);
+    cr_expect_eq(r.act.slot[2], 0);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 2, WS_GONE, SCHED_REMOVE, 0);
+    sched_actor_report_new(&r.act, r.g, &r.tick, 2, WS_READY, 2, 0, -1);
+    sched_actor_flush(&r.act, r.g, &tick);   /* 68 -> 70 */
+    cr_expect_eq(tick, 70);
+    unsigned want2[N] = {2, 1, 3, 0};
+    for (unsigned i = 0; i < N; i++)
+        cr_expect_eq(r.q.members[i], want2[i], "member %u: %u", i, r.q.members[i]);
+    rig_free(&r);
+}
+
+/* An issue record (SCHED_ISSUED) is applied in its place among the
+ * reports: a record of 1 then 1's removal leaves GTO with no last issued
+ * (the removal forgets it); the other order would leave 1. */
+Test(sched_actor, issue_record_in_report_order)
+{
+    rig r;
+    rig_init(&r, NULL);
+    des_lgroup_run(r.g, 0);
+    uint64_t tick = 0;
+    sched_actor_flush(&r.act, r.g, &tick);   /* the initial reports, 0 -> 2 */
+    cr_expect_eq(tick, 2);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 3, WS_READY, SCHED_ISSUED, 0);
+    cr_expect_eq(r.q.last, -1, "not applied yet");
+    sched_actor_flush(&r.act, r.g, &tick);   /* 2 -> 4 */
+    cr_expect_eq(tick, 4);
+    cr_expect_eq(r.q.last, 3);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 1, WS_READY, SCHED_ISSUED, 0);
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 1, WS_GONE, SCHED_REMOVE, 0);
+    sched_actor_flush(&r.act, r.g, &tick);   /* 4 -> 6 */
+    cr_expect_eq(tick, 6);
+    cr_expect_eq(r.q.last, -1, "recorded, then forgotten by the removal");
+    /* cycle 1 (tick 64, read at 66): GTO without a last: the oldest ready, 0 */
+    cr_expect_eq(sched_actor_ask(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 1}), 0);
+    cr_expect_eq(tick, 66);
+    cr_expect_eq(r.q.n, N - 1);
+    cr_expect_eq(r.act.status[1], WS_GONE);
+    rig_free(&r);
+}
+
+/* A policy's prediction for an issue (OAWS's, which the request carries)
+ * comes back in the reply that reports the issue: a pick's, or a sync of
+ * an issue record the core reported (SA_SYNC with `issued`). The fake
+ * policy picks the first READY member and predicts id + 5 misses for
+ * what it records. Host exchanges: sent at max(64 k, clock), read 2 later. */
+static int first_ready(sched *q, const sched_view *v, uint64_t k)
+{
+    (void)k;
+    for (unsigned i = 0; i < q->n; i++)
+        if (v->status[q->members[i]] == WS_READY)
+            return (int)q->members[i];
+    return -1;
+}
+static void predict_issued(sched *q, const sched_view *v, unsigned id, uint64_t k)
+{
+    (void)q, (void)k;
+    v->pred[id] = (uint8_t)(id + 5);
+}
+
+Test(sched_actor, prediction_rides_on_the_issue_reply)
+{
+    static const sched_ops ops = {.pick = first_ready, .issued = predict_issued};
+    uint8_t core_pred[N] = {0};   /* the core's copy: never written by the actor */
+    rig r;
+    memset(&r, 0, sizeof r);
+    for (unsigned i = 0; i < N; i++)
+        r.slot[i] = i;
+    r.v = (sched_view){.slot = r.slot, .pred = core_pred};
+    sched_init(&r.q, &ops, N, N, NULL);
+    r.g = des_lgroup_new("t");
+    sched_actor_init(&r.act, r.g, "sched0", &r.q, &r.v, N, NULL);
+    for (unsigned i = 0; i < N; i++)
+        sched_actor_report_new(&r.act, r.g, &r.tick, i, WS_READY, i, i, -1);
+    des_lgroup_run(r.g, 0);
+    uint64_t tick = 0;
+    sched_reply rep;
+    /* cycle 0 (tick 0, read at 2): pick 0, recorded: 0 + 5 */
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick, (sched_msg){.kind = SA_PICK, .k = 0}, &rep));
+    cr_expect_eq(tick, 2);
+    cr_expect_eq(rep.id, 0);
+    cr_expect_eq(rep.pred, 5);
+    /* the core records warp 2's issue and syncs it at once (tick 2, read at 4) */
+    sched_actor_report_flag(&r.act, r.g, &r.tick, 2, WS_READY, SCHED_ISSUED, 0);
+    cr_assert(sched_actor_exchange(&r.act, r.g, &tick,
+                                   (sched_msg){.kind = SA_SYNC, .issued = 2}, &rep));
+    cr_expect_eq(tick, 4);
+    cr_expect_eq(rep.id, 2);
+    cr_expect_eq(rep.pred, 7);
+    cr_expect_eq(r.q.last, 2);
+    /* a plain sync (issued -1): no reply */
+    cr_expect_not(sched_actor_exchange(&r.act, r.g, &tick,
+                                       (sched_msg){.kind = SA_SYNC, .issued = -1}, &rep));
+    cr_expect_eq(tick, 6);
+    for (unsigned i = 0; i < N; i++)
+        cr_expect_eq(core_pred[i], 0, "the actor writes its own copy only");
+    rig_free(&r);
 }

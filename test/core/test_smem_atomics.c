@@ -6,20 +6,26 @@
  * atomic is done and the launch ends 6 cycles after the exit. */
 #include "harness.h"
 
-/* addr: the instruction computing the byte offset r1 from r0 = %tid.x */
-static void atom_case(const char *const *sets, const char *addr, uint64_t exit_at,
-                      uint64_t conflicts)
+/* addr: the instruction computing the byte offset r1 from r0 = %tid.x;
+ * value: what the atomic adds ("1" an increment, "r0" the lane's tid) */
+static void atom_add_case(const char *const *sets, const char *addr, const char *value, uint64_t exit_at,
+                          uint64_t conflicts)
 {
     char *k = g_strdup_printf(".shared buf u32[1024]\n"
                               "mov r0, %%tid.x\n"
                               "%s\n"
-                              "atom.shared.add.u32 r2, [r1+@buf], 1\n"
+                              "atom.shared.add.u32 r2, [r1+@buf], %s\n"
                               "exit\n",
-                              addr);
+                              addr, value);
     harness *h = harness_one_warp_four(sets, k, exit_at);
     g_free(k);
     cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), conflicts);
     harness_free(h);
+}
+
+static void atom_case(const char *const *sets, const char *addr, uint64_t exit_at, uint64_t conflicts)
+{
+    atom_add_case(sets, addr, "1", exit_at, conflicts);
 }
 
 Test(smem_atomics, one_word_serializes_every_lane_by_default)
@@ -44,18 +50,7 @@ Test(smem_atomics, one_word_of_lane_values_still_serializes)
      * to word 0 keeps the default's 32 passes: exit @62 (one update per
      * lane, as the H100's ATOMS.ADD in ubench5 satom2) */
     const char *sets[] = {"core.smem_atomic_uniform=true", NULL};
-    harness *h = harness_new(sets);
-    harness_launch(h, ".shared buf u32[1024]\n"
-                      "mov r0, %tid.x\n"
-                      "and r1, r0, 0\n"
-                      "atom.shared.add.u32 r2, [r1+@buf], r0\n"
-                      "exit\n",
-                   1, 32, NULL, 0, 0, -1);
-    cr_assert(harness_run(h, 10000));
-    cr_assert_eq(h->nlog, 4);
-    cr_expect_eq(h->log[3].cycle, 62);
-    cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), 31);
-    harness_free(h);
+    atom_add_case(sets, "and r1, r0, 0", "r0", 62, 31);
 }
 
 Test(smem_atomics, four_lanes_per_word_default)
@@ -121,4 +116,84 @@ Test(smem_atomics, overlapping_by_default)
 Test(smem_atomics, serial_waits_for_the_previous_atomic)
 {
     serial_case("core.smem_atomic_serial=true", 31);
+}
+
+/* core.smem_atomic_half_warps: an increment runs lanes 0-15, then 16-31,
+ * each half's bank conflicts on its own (ubench5 satom at 32 warps). */
+Test(smem_atomics, half_warps_distinct_banks_two_passes)
+{
+    /* r1 = tid * 4: word tid, every lane its own bank: one pass per half,
+     * 2 passes: done 24 + 6 + 1 = 31, exit @32 (1 pass and exit @31
+     * without the option, as one_word_is_one_update_when_uniform) */
+    const char *sets[] = {"core.smem_atomic_half_warps=true", NULL};
+    atom_case(sets, "shl r1, r0, 2", 32, 1);
+}
+
+Test(smem_atomics, half_warps_two_words_per_bank_cost_as_distinct)
+{
+    /* r1 = tid * 8: word 2 tid; lanes 0-15 on words 0, 2 .. 30 (16 even
+     * banks), lanes 16-31 on words 32 .. 62 (the same banks): within a half
+     * no conflict: 1 + 1 = 2 passes, exit @32 as distinct banks */
+    const char *sets[] = {"core.smem_atomic_half_warps=true", "core.smem_atomic_replay=10", NULL};
+    atom_case(sets, "shl r1, r0, 3", 32, 1);
+}
+
+Test(smem_atomics, half_warps_one_bank_sixteen_per_half)
+{
+    /* r1 = tid << 7: word 32 tid, all in bank 0: 16 words per half, 32
+     * passes: done 24 + 6 + 31 = 61, exit @62 */
+    const char *sets[] = {"core.smem_atomic_half_warps=true", "core.smem_atomic_replay=10", NULL};
+    atom_case(sets, "shl r1, r0, 7", 62, 31);
+}
+
+/* r1 = (tid & 15) << 7 (and @17, shl @24, the atomic @31): word 32 (tid mod
+ * 16), all in bank 0, lanes l and l + 16 on one word */
+static void shared_words_case(const char *half, uint64_t exit_at, uint64_t conflicts)
+{
+    const char *sets[] = {"core.smem_atomic_replay=10", half, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, ".shared buf u32[1024]\n"
+                      "mov r0, %tid.x\n"
+                      "and r1, r0, 15\n"
+                      "shl r1, r1, 7\n"
+                      "atom.shared.add.u32 r2, [r1+@buf], 1\n"
+                      "exit\n",
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    cr_assert_eq(h->nlog, 5);
+    cr_expect_eq(h->log[3].cycle, 31);
+    cr_expect_eq(h->log[4].cycle, exit_at);
+    cr_expect_eq(harness_counter(h, "sm0", "smem_conflict_cycles"), conflicts);
+    harness_free(h);
+}
+
+Test(smem_atomics, shared_words_whole_warp)
+{
+    /* replay 10: 16 distinct words + 1 replay = 17 passes and 10 cycles:
+     * done 31 + 6 + 16 + 10 = 63, exit @64, 16 conflict cycles */
+    shared_words_case("core.smem_atomic_half_warps=false", 64, 16);
+}
+
+Test(smem_atomics, half_warps_shared_words_count_in_each_half)
+{
+    /* by halves each half has the 16 words: 16 + 16 passes + 1 replay (the
+     * most-shared word over the warp) = 33: done 31 + 6 + 32 + 10 = 79, exit
+     * @80, 32 conflict cycles */
+    shared_words_case("core.smem_atomic_half_warps=true", 80, 32);
+}
+
+Test(smem_atomics, half_warps_uniform_word_once_per_half)
+{
+    /* all lanes on word 0 with the uniform rule: one update per half, 2
+     * passes, no replay: exit @32 */
+    const char *sets[] = {"core.smem_atomic_uniform=true", "core.smem_atomic_half_warps=true", NULL};
+    atom_case(sets, "and r1, r0, 0", 32, 1);
+}
+
+Test(smem_atomics, half_warps_leave_adds_of_lane_values_whole)
+{
+    /* an add of r0 (ATOMS.ADD, not an increment) at word tid keeps the
+     * whole-warp rule: 1 pass, done 30, exit @31 */
+    const char *sets[] = {"core.smem_atomic_half_warps=true", NULL};
+    atom_add_case(sets, "shl r1, r0, 2", "r0", 31, 0);
 }

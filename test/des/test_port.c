@@ -291,6 +291,46 @@ Test(port, lookahead_is_min_latency_of_ports)
     des_engine_free(e);
 }
 
+Test(port, busy_input_set_follows_sends_and_pops)
+{
+    /* 70 inputs to one receiver (two words of bits). A port's bit is set
+     * from its first send until the pop that empties it: sends on inputs
+     * 0, 64 and 69 (twice on 64) give word 0 = bit 0 and word 1 = bits 0
+     * and 5; popping one of input 64's two messages keeps its bit, popping
+     * the second clears it (latency 3: delivered at tick 3). */
+    des_engine *e = boot();
+    static script s = {.n = 0};
+    static sink k = {.nin = 0};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    des_port *p[70];
+    for (unsigned i = 0; i < 70; i++) {
+        char name[16];
+        g_snprintf(name, sizeof name, "p%u", i);
+        p[i] = des_port_new(e, name, sizeof(msg), 2, 3, snd, rcv);
+    }
+    cr_assert_eq(des_port_input_index(p[69]), 69);
+    unsigned words = 0;
+    const uint64_t *busy = des_actor_busy_inputs(rcv, &words);
+    cr_assert_eq(words, 2);
+    cr_assert_eq(busy[0], 0);
+    cr_assert_eq(busy[1], 0);
+    msg m = {1};
+    cr_assert(des_port_try_send(p[0], &m, 0));
+    cr_assert(des_port_try_send(p[64], &m, 0));
+    cr_assert(des_port_try_send(p[64], &m, 0));
+    cr_assert(des_port_try_send(p[69], &m, 0));
+    busy = des_actor_busy_inputs(rcv, &words);
+    cr_assert_eq(busy[0], 1ull);
+    cr_assert_eq(busy[1], (1ull << 0) | (1ull << 5));
+    des_port_pop(p[64], 3);
+    cr_assert_eq(busy[1], (1ull << 0) | (1ull << 5));
+    des_port_pop(p[64], 3);
+    cr_assert_eq(busy[1], 1ull << 5);
+    cr_assert_eq(busy[0], 1ull);
+    des_engine_free(e);
+}
+
 static void ticker_main(des_actor *self, void *data)
 {
     int *count = data;

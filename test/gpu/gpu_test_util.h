@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "simtgrid/gpu.h"
 #include "simtgrid/scenario.h"
@@ -126,6 +128,40 @@ static inline uint64_t chip_counter(const chip_run *cr, const char *block, const
     uint64_t v = 0;
     cr_assert(stats_get_counter(cr->st, block, name, &v), "no statistic %s/%s", block, name);
     return v;
+}
+
+/* What a child run must show for its cycles to count (NULL: nothing). */
+typedef bool (*chip_check_fn)(const chip_run *cr, const void *arg);
+
+/* Core cycles of one run of `kernel` (one block of 32 threads) with one
+ * KEY=VALUE override, in a child process (SimGrid runs one simulation per
+ * process); 0 is never returned: a failed run, or one `check` refuses,
+ * fails the test. */
+static inline uint64_t chip_cycles_in_child(const char *model, const char *kernel, const char *set,
+                                            chip_check_fn check, const void *arg)
+{
+    int fd[2];
+    cr_assert_eq(pipe(fd), 0);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork");
+    if (pid == 0) {
+        char *sets[2] = {(char *)set, NULL};
+        chip_run cr;
+        chip_run_text(&cr, model, kernel, "grid = 1\nblock = 32", sets);
+        uint64_t c = 0;
+        if (cr.ok && (!check || check(&cr, arg)))
+            c = cr.r.core_cycles;
+        ssize_t n = write(fd[1], &c, sizeof c);
+        _exit(n == (ssize_t)sizeof c ? 0 : 1);
+    }
+    close(fd[1]);
+    uint64_t c = 0;
+    cr_assert_eq(read(fd[0], &c, sizeof c), (ssize_t)sizeof c, "the child's run failed");
+    close(fd[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    cr_assert(c > 0, "the run failed or its check (statistics) did not hold");
+    return c;
 }
 
 #endif

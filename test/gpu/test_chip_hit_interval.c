@@ -11,9 +11,6 @@
  * later; nothing after it depends on the memory side, so the whole run is
  * 31 core cycles longer. With interval 1 the unit's own rate already
  * spaces the hits a cycle apart: no change. */
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "gpu_test_util.h"
 
 static const char *model = CHIP_ONE_SM_L1_MODEL;
@@ -23,32 +20,18 @@ static const char *kernel = ".kernel hits\n.data a u32[1024] = zero\n"
                             "    ld.global.ca.u32 r3, [r2+@a]\n    add r2, r2, r3\n"
                             "    ld.global.ca.u32 r4, [r2+@a]\n    add r5, r4, 1\n    exit\n";
 
-/* Core cycles of the run, in a child process (SimGrid runs one simulation
- * per process); the child also checks that the second load hit 32 times. */
+static bool hit_32(const chip_run *cr, const void *arg)
+{
+    (void)arg;
+    return chip_counter(cr, "sm0.l1d", "hits") == 32;
+}
+
+/* Core cycles of the run; the second load must hit 32 times. */
 static uint64_t run_cycles(const char *interval)
 {
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork");
-    if (pid == 0) {
-        char *set = interval ? g_strdup_printf("l1d.warp_hit_interval=%s", interval) : NULL;
-        char *sets[2] = {set, NULL};
-        chip_run cr;
-        chip_run_text(&cr, model, kernel, "grid = 1\nblock = 32", sets);
-        uint64_t c = 0;
-        if (cr.ok && chip_counter(&cr, "sm0.l1d", "hits") == 32)
-            c = cr.r.core_cycles;
-        ssize_t n = write(fd[1], &c, sizeof c);
-        _exit(n == (ssize_t)sizeof c ? 0 : 1);
-    }
-    close(fd[1]);
-    uint64_t c = 0;
-    cr_assert_eq(read(fd[0], &c, sizeof c), (ssize_t)sizeof c, "the child's run failed");
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    cr_assert(c > 0, "the run failed or the second load did not hit 32 lines");
+    char *set = interval ? g_strdup_printf("l1d.warp_hit_interval=%s", interval) : NULL;
+    uint64_t c = chip_cycles_in_child(model, kernel, set, hit_32, NULL);
+    g_free(set);
     return c;
 }
 

@@ -11,9 +11,6 @@
  * ready at c+31+20; with 32 per cycle all enter at c, the last ready at
  * c+20: B - A is 31 cycles shorter. With 4 per cycle they enter at c ..
  * c+7 (8 cycles of 4): 24 cycles shorter than with one. */
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include "gpu_test_util.h"
 
 static const char *model = CHIP_ONE_SM_L1_MODEL;
@@ -27,32 +24,17 @@ static const char *kernel_a = ".kernel hits\n.data a u32[1024] = zero\n"
                               "    ld.global.ca.u32 r3, [r2+@a]\n    add r2, r2, r3\n"
                               "    add r5, r3, 1\n    exit\n";
 
-/* Core cycles of the run, in a child process (SimGrid runs one simulation
- * per process); with kernel B the child also checks the 32 hits. */
+static bool hits_as_expected(const chip_run *cr, const void *arg)
+{
+    return chip_counter(cr, "sm0.l1d", "hits") == *(const unsigned *)arg;
+}
+
+/* Core cycles of the run; with kernel B the 32 hits are checked. */
 static uint64_t run_cycles(const char *kernel, unsigned hits, const char *ports)
 {
-    int fd[2];
-    cr_assert_eq(pipe(fd), 0);
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork");
-    if (pid == 0) {
-        char *set = g_strdup_printf("l1d.accesses_per_cycle=%s", ports);
-        char *sets[2] = {set, NULL};
-        chip_run cr;
-        chip_run_text(&cr, model, kernel, "grid = 1\nblock = 32", sets);
-        uint64_t c = 0;
-        if (cr.ok && chip_counter(&cr, "sm0.l1d", "hits") == hits)
-            c = cr.r.core_cycles;
-        ssize_t n = write(fd[1], &c, sizeof c);
-        _exit(n == (ssize_t)sizeof c ? 0 : 1);
-    }
-    close(fd[1]);
-    uint64_t c = 0;
-    cr_assert_eq(read(fd[0], &c, sizeof c), (ssize_t)sizeof c, "the child's run failed");
-    close(fd[0]);
-    int status = 0;
-    waitpid(pid, &status, 0);
-    cr_assert(c > 0, "the run failed or the loads did not hit as expected");
+    char *set = g_strdup_printf("l1d.accesses_per_cycle=%s", ports);
+    uint64_t c = chip_cycles_in_child(model, kernel, set, hits_as_expected, &hits);
+    g_free(set);
     return c;
 }
 

@@ -4,7 +4,8 @@
  * classes give on the thesis's Fermi L1D (32 sets x 8 ways, 2 schedulers:
  * Eq 4.1's way = 2 x priority). Every expected value is worked by hand in
  * the comments from the figure's constants: C_max = 256, CNT = 128 and
- * FCW = 4 initially, W_max = 48, FCW_min = 1. */
+ * FCW = 4 initially, W_max = 48, FCW_min = 1 warp per scheduler (2 on the
+ * thesis's 2-scheduler SM; the tests that train down to it say which). */
 #include "test_cache_util.h"
 #include "mem/dacache_ctl.h"
 
@@ -15,7 +16,7 @@
 Test(fcw, fully_cached_loads_increment)
 {
     fcw_state f;
-    fcw_init(&f, 4);
+    fcw_init(&f, 4, 1);
     cr_assert_eq(f.cnt, 128);
     cr_assert_eq(f.fcw, 4);
     for (unsigned i = 0; i < 127; i++)
@@ -36,7 +37,7 @@ Test(fcw, fully_cached_loads_increment)
 Test(fcw, partially_cached_loads_decay_faster_for_high_priority)
 {
     fcw_state f;
-    fcw_init(&f, 4);
+    fcw_init(&f, 4, 1);
     fcw_retire(&f, 10, false);
     cr_expect_eq(f.cnt, 127);
     fcw_retire(&f, 4, false);      /* priority == FCW: the slow decay too */
@@ -65,9 +66,9 @@ Test(fcw, partially_cached_loads_decay_faster_for_high_priority)
 Test(fcw, bounds)
 {
     fcw_state f;
-    fcw_init(&f, 0);
+    fcw_init(&f, 0, 1);
     cr_expect_eq(f.fcw, 1, "FCW_min");
-    fcw_init(&f, 100);
+    fcw_init(&f, 100, 1);
     cr_expect_eq(f.fcw, 48, "W_max");
     /* at W_max: 128 fully cached loads saturate CNT at 256; more keep it there */
     for (unsigned i = 0; i < 130; i++)
@@ -77,7 +78,7 @@ Test(fcw, bounds)
     cr_expect_eq(f.ups, 0);
     /* at FCW_min (1): a priority-0 load costs 1 - 0 = 1; 128 of them reach 0,
      * where CNT stays (no FCW 0); a priority-5 load still costs 1 */
-    fcw_init(&f, 1);
+    fcw_init(&f, 1, 1);
     for (unsigned i = 0; i < 128; i++)
         fcw_retire(&f, 0, false);
     cr_expect_eq(f.fcw, 1);
@@ -92,18 +93,56 @@ Test(fcw, bounds)
     cr_expect_eq(f.cnt, 128);
 }
 
+/* (6)(7) with FCW_min per scheduler (section 4.2.4: "each warp scheduler has
+ * at least 1 warp in the locality region"): 2 schedulers give FCW_min = 2.
+ * fcw_init(0, 2) starts at 2. From FCW 3, priority-0 partially cached loads
+ * cost 3 each: 43 take CNT 128 -> -1 (42 leave 2), FCW 3 -> 2 with CNT 128.
+ * At FCW 2 each costs 2: 64 reach 0 exactly, where FCW stays 2 (no third
+ * decrement, downs 1) and CNT stays 0. The Fermi unit's locality region is
+ * then FCW x 32 / 32 = 2 ways: both schedulers' priority-0 warps (Eq 4.1
+ * position 0) keep their lines, where FCW_min = 1 would leave 1 way. A
+ * fourth scheduler raises the floor to 4; min is clamped to 1 .. W_max. */
+Test(fcw, minimum_is_one_warp_per_scheduler)
+{
+    fcw_state f;
+    fcw_init(&f, 0, 2);
+    cr_expect_eq(f.fcw, 2);
+    fcw_init(&f, 3, 2);
+    for (unsigned i = 0; i < 42; i++)
+        fcw_retire(&f, 0, false);
+    cr_expect_eq(f.cnt, 2);
+    cr_expect_eq(f.fcw, 3);
+    fcw_retire(&f, 0, false);
+    cr_expect_eq(f.fcw, 2);
+    cr_expect_eq(f.cnt, 128);
+    for (unsigned i = 0; i < 64; i++)
+        fcw_retire(&f, 0, false);
+    cr_expect_eq(f.fcw, 2, "FCW_min = 2 schedulers");
+    cr_expect_eq(f.cnt, 0);
+    cr_expect_eq(f.downs, 1);
+    fcw_init(&f, 1, 4);
+    cr_expect_eq(f.fcw, 4);
+    fcw_init(&f, 1, 0);
+    cr_expect_eq(f.fcw, 1, "min clamped to 1");
+    fcw_init(&f, 1, 99);
+    cr_expect_eq(f.fcw, 48, "min clamped to W_max");
+    dacache_ctl d;
+    dacache_ctl_init(&d, 0, 2, true, true);
+    cr_expect_eq(d.fcw.fcw, 2, "the controller's FCW starts at its minimum");
+}
+
 /* Classes: a divergent load of 32 accesses follows the partitioning; one of
  * 5 accesses goes to MRU, of 6 not; a coherent PC without known locality
  * goes to LRU. With the prioritisation off every load is a divergent one. */
 Test(dacache_ctl, classes)
 {
     dacache_ctl d;
-    dacache_ctl_init(&d, 4, true, true);
+    dacache_ctl_init(&d, 4, 2, true, true);
     cr_expect_eq(dacache_ctl_classify(&d, 0x100, 3, 1, 32, true), DACACHE_DIVERGENT);
     cr_expect_eq(dacache_ctl_classify(&d, 0x100, 3, 1, 5, true), DACACHE_MRU);
     cr_expect_eq(dacache_ctl_classify(&d, 0x100, 3, 1, 6, true), DACACHE_DIVERGENT);
     cr_expect_eq(dacache_ctl_classify(&d, 0x200, 3, 1, 1, false), DACACHE_LRU);
-    dacache_ctl_init(&d, 4, true, false);
+    dacache_ctl_init(&d, 4, 2, true, false);
     cr_expect_eq(dacache_ctl_classify(&d, 0x200, 3, 1, 1, false), DACACHE_DIVERGENT);
     cr_expect_eq(dacache_ctl_classify(&d, 0x100, 3, 1, 5, true), DACACHE_DIVERGENT);
 }
@@ -116,7 +155,7 @@ Test(dacache_ctl, classes)
 Test(dacache_ctl, victim_cache_finds_coherent_locality)
 {
     dacache_ctl d;
-    dacache_ctl_init(&d, 4, true, true);
+    dacache_ctl_init(&d, 4, 2, true, true);
     dacache_ctl_classify(&d, 0x300, 7, 0, 32, true);   /* warp 7 at priority 0 */
     cr_assert_eq(dacache_ctl_classify(&d, 0x200, 3, 2, 1, false), DACACHE_LRU);
     dacache_ctl_evicted(&d, 0x1000, 3, 0x200);
@@ -142,7 +181,7 @@ Test(dacache_ctl, victim_cache_finds_coherent_locality)
 Test(dacache_ctl, clp_keeps_32_pcs)
 {
     dacache_ctl d;
-    dacache_ctl_init(&d, 4, true, true);
+    dacache_ctl_init(&d, 4, 2, true, true);
     dacache_ctl_classify(&d, 0x999, 7, 0, 32, true);
     for (uint32_t pc = 0; pc < 32; pc++)
         dacache_ctl_classify(&d, pc * 8, 1, 1, 1, false);
@@ -197,6 +236,35 @@ Test(dacache_ctl, placement_by_class_and_region)
     cr_expect_eq(placed(&p, 3, DACACHE_DIVERGENT, 7), 7);
     p.dacache_locality = 0;
     cr_expect_eq(placed(&p, 0, DACACHE_DIVERGENT, 0), 7);
+}
+
+/* Fig 4.7's StaticN caches N warps per scheduler in the locality region
+ * (Wang, section 4.3.4). Eq 4.1 places priority k at way 2k (two schedulers,
+ * one way per warp at 32 sets), so StaticN is a region of 2N ways: a
+ * divergent load of priority k < N at 2k, any other at LRU 7.
+ *   Static0 (0 ways): every priority at 7;  Static1 (2): 0, 7, 7, 7;
+ *   Static2 (4): 0, 2, 7, 7;                Static3 (6): 0, 2, 4, 7.
+ * An odd region 2N - 1 places like 2N (2k < 2N - 1 iff k < N for integer
+ * k): 1 way holds priority 0 as 2 ways do, 3 ways place as 4. This is why a sweep over 1, 2, 3, 4 ways gives only two
+ * distinct unconstrained partitions (the old Static0 = Static1 and
+ * Static2 = Static3 of the ablation). */
+Test(dacache_ctl, static_partitions_step_two_ways)
+{
+    static const int want[4][4] = {{7, 7, 7, 7}, {0, 7, 7, 7}, {0, 2, 7, 7}, {0, 2, 4, 7}};
+    cache_params p = fermi_dacache();
+    p.dacache_constrained = false;
+    for (unsigned n = 0; n < 4; n++)
+        for (unsigned k = 0; k < 4; k++) {
+            p.dacache_locality = 2 * n;
+            cr_expect_eq(placed(&p, k, DACACHE_DIVERGENT, 0), want[n][k], "Static%u, priority %u", n, k);
+        }
+    static const int one_way[4] = {0, 7, 7, 7}, three_ways[4] = {0, 2, 7, 7};
+    for (unsigned k = 0; k < 4; k++) {
+        p.dacache_locality = 1;
+        cr_expect_eq(placed(&p, k, DACACHE_DIVERGENT, 0), one_way[k]);
+        p.dacache_locality = 3;
+        cr_expect_eq(placed(&p, k, DACACHE_DIVERGENT, 0), three_ways[k]);
+    }
 }
 
 /* DaCache-Uncon: set 0 holds A0..A3 at 3..0 (valid) and B0..B3 at 4..7, in

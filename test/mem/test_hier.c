@@ -380,7 +380,7 @@ Test(hier, oaws_feedback_dlc_and_fcw)
     script *s;
     des_engine *e = build(&s);
     mem_feedback fb = {0};
-    ldst_set_feedback(unit, &fb);
+    ldst_set_feedback(unit, &fb, 2);   /* the Fermi SM's 2 schedulers */
     plan(s, 2, (des_time[]){0, 2000}, (uint64_t[]){0x1000, 0x1000}, NULL);
     s->lane_step[0] = s->lane_step[1] = 128;
     des_run(e);

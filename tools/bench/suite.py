@@ -167,8 +167,11 @@ def main():
     if (not only or 2 in only) and all(os.path.exists(p) for p in model_of(s2)):
         # Same work per SM at each size (grid and elements scale with the SMs).
         pts = {}
+        # The H100's measured TLB group map covers at most its 132 SMs:
+        # every size uses consecutive groups of six, so the sizes compare.
         for sms in (33, 132, 1024):
-            d, _ = run(binary, s2, work, sms / 132, [f"gpu.sms={sms}"] + a.set, repeat=a.repeat)
+            d, _ = run(binary, s2, work, sms / 132, [f"gpu.sms={sms}", "tlb.group_map=consecutive"] + a.set,
+                       repeat=a.repeat)
             pts[sms] = (secs(d), d["result"]["core_cycles"], d["host"]["simgrid_wakeups"],
                         d["result"]["warp_instructions"])
         for lo, hi in ((33, 132), (132, 1024)):
