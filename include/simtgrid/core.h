@@ -35,6 +35,7 @@
 /* ---- parameters (src/core/params.def) ---------------------------------- */
 
 typedef enum core_discipline { CORE_BARREL, CORE_SCOREBOARD } core_discipline;
+typedef enum core_dispatch_order { CORE_DISPATCH_RR, CORE_DISPATCH_H100 } core_dispatch_order;
 /* Two-level group switch: (a) all on long-latency waits, (b) none fetchable. */
 /* DWF issue policies and register-file models (core.dwf_policy, core.dwf_rf). */
 enum { DWF_POL_MAJ, DWF_POL_MIN, DWF_POL_TIME, DWF_POL_PC, DWF_POL_PDPRI };
@@ -63,6 +64,8 @@ typedef struct core_params {
     unsigned warp_size, simd_width;
     unsigned max_warps, max_threads, max_ctas, regs, smem_bytes;
     bool one_cta_at_a_time;
+    bool dispatch_restart;   /* each launch's first CTA goes to the first SM of its range */
+    core_dispatch_order dispatch_order;   /* the order the SMs are visited in */
     unsigned cta_launch_latency;
     unsigned schedulers, issue_width;
     const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
@@ -217,6 +220,8 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err);
 /* CTAs not finished (0 after a complete run; more means a deadlock, a fault
  * or the cycle limit). */
 uint64_t dispatcher_unfinished(const dispatcher *d);
+/* fn(ctx) runs when a launch starts, before its first CTA is handed out. */
+void dispatcher_on_launch_start(dispatcher *d, void (*fn)(void *ctx), void *ctx);
 unsigned dispatcher_nlaunches(const dispatcher *d);
 
 typedef struct core_launch_result {

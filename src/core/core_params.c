@@ -11,6 +11,7 @@ static const char *const dwf_rf_names[] = {[DWF_RF_LAS] = "las", [DWF_RF_IDEAL] 
 static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
                                              [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive",
                                              [CORE_DWS_SLIP] = "slip", NULL};
+static const char *const dispatch_order_names[] = {[CORE_DISPATCH_RR] = "rr", [CORE_DISPATCH_H100] = "h100", NULL};
 static const char *const trigger_names[] = {[CORE_2LEV_LONGLAT] = "longlat", [CORE_2LEV_NOFETCH] = "nofetch", NULL};
 static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV_FETCHABLE] = "fetchable", NULL};
 
@@ -24,7 +25,8 @@ static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV
     PB(core_params, "core." #name "_ii", unit[u].ii, PF_UNSIGNED)
 static const param_bind binds[] = {
     U(warp_size), U(simd_width), U(max_warps), U(max_threads), U(max_ctas), U(regs), U(smem_bytes),
-    B(one_cta_at_a_time), U(cta_launch_latency), U(schedulers), U(issue_width),
+    B(one_cta_at_a_time), B(dispatch_restart), PB_ENUM(core_params, "core.dispatch_order", dispatch_order, dispatch_order_names),
+    U(cta_launch_latency), U(schedulers), U(issue_width),
     PB_POLICY(core_params, "core.scheduler", scheduler, core_policy),
     U(fetch_group),
     PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),

@@ -6,7 +6,11 @@
  * (x fastest), round-robin over the SMs of the launch's range, one CTA per
  * SM per round, while the SM's free threads (whole warps), warps, CTA
  * slots, registers (regs/thread x threads of whole warps) and shared memory
- * allow. Earlier launches are served first. A CTA reaches its SM
+ * allow. Earlier launches are served first. The round goes on from the SM
+ * after the last CTA handed out, across launches, or (core.dispatch_restart)
+ * starts again at the first SM of the range when a launch starts. With
+ * core.dispatch_order = h100 the round visits the SMs in the order the
+ * measured H100 used for a launch of that size (dispatch_order.c). A CTA reaches its SM
  * core.cta_launch_latency cycles after the decision; the SM's completion
  * report takes one cycle back, and frees the resources then. When every
  * launch has finished the dispatcher ends the run (des_stop). */
@@ -14,6 +18,7 @@
 
 #include "config/config_lib.h"
 #include "core/cta_msg.h"
+#include "core/dispatch_order.h"
 
 typedef struct launch_state {
     core_launch_rt rt;
@@ -26,6 +31,7 @@ typedef struct launch_state {
     uint64_t start_cycle, end_cycle;
     uint64_t *cta_start, *cta_end;
     uint32_t *cta_sm;      /* UINT32_MAX until the CTA finished */
+    unsigned *order;       /* core.dispatch_order = h100: the SMs in visiting order; NULL = ids */
 } launch_state;
 
 typedef struct sm_usage {
@@ -43,8 +49,10 @@ struct dispatcher {
     sm_usage *use;
     launch_state *launches;
     unsigned nlaunches, cap;
-    unsigned rr;          /* next SM to consider */
+    unsigned rr;          /* next position (SM id, or index into the launch's order) to consider */
     uint64_t dispatched, completed;
+    void (*on_start)(void *ctx);   /* dispatcher_on_launch_start */
+    void *on_start_ctx;
 };
 
 static bool fits(const dispatcher *d, unsigned i, const core_launch_rt *l)
@@ -69,7 +77,8 @@ static void dispatch(dispatcher *d, des_time now)
             progress = false;
             unsigned first = d->rr;
             for (unsigned j = 0; j < d->nsms && L->next_cta < L->ncta; j++) {
-                unsigned i = (first + j) % d->nsms;
+                unsigned pos = (first + j) % d->nsms;
+                unsigned i = L->order ? L->order[pos] : pos;
                 if (i < lo || i > hi || (L->sm_ok && !L->sm_ok[i]) || !fits(d, i, &L->rt))
                     continue;
                 cta_start_msg m = {.launch = &L->rt, .cta = L->next_cta};
@@ -83,7 +92,7 @@ static void dispatch(dispatcher *d, des_time now)
                 u->smem += L->rt.smem;
                 L->next_cta++;
                 d->dispatched++;
-                d->rr = (i + 1) % d->nsms;   /* the next CTA starts after this SM */
+                d->rr = (pos + 1) % d->nsms;   /* the next CTA starts after this SM */
                 progress = true;
             }
         }
@@ -133,6 +142,10 @@ static void dispatcher_main(des_actor *self, void *data)
                 if (ready) {
                     L->started = true;
                     L->start_cycle = k;
+                    if (d->on_start)
+                        d->on_start(d->on_start_ctx);
+                    if (d->p.dispatch_restart)   /* the round begins at the range's (or order's) first SM */
+                        d->rr = L->order || L->sm_first < 0 ? 0 : (unsigned)L->sm_first;
                 } else if (L->after < 0 && L->start < wake) {
                     wake = L->start;
                 }
@@ -169,6 +182,12 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
 }
 
 des_actor *dispatcher_actor(dispatcher *d) { return d->actor; }
+
+void dispatcher_on_launch_start(dispatcher *d, void (*fn)(void *ctx), void *ctx)
+{
+    d->on_start = fn;
+    d->on_start_ctx = ctx;
+}
 
 void dispatcher_connect_sm(dispatcher *d, unsigned i, des_port *to_sm, des_port *from_sm)
 {
@@ -289,6 +308,8 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
             if (l->sms[k] < d->nsms)
                 L.sm_ok[l->sms[k]] = true;
     }
+    if (d->p.dispatch_order == CORE_DISPATCH_H100)
+        L.order = dispatch_order_h100(d->nsms, L.ncta);
     L.start = l->start;
     L.after = l->after;
     L.cta_start = g_new0(uint64_t, L.ncta);
@@ -375,6 +396,7 @@ void dispatcher_free(dispatcher *d)
         g_free(d->launches[i].cta_start);
         g_free(d->launches[i].cta_end);
         g_free(d->launches[i].sm_ok);
+        g_free(d->launches[i].order);
         g_free(d->launches[i].cta_sm);
     }
     g_free(d->launches);

@@ -242,6 +242,8 @@ gpu *gpu_build(const config *c, const workload *w, stats *st, GError **err)
     g->disp = dispatcher_new(g->engine, &g->cp, &g->clk[CLK_CORE], g->sms, g->nsms, st);
     for (unsigned i = 0; i < g->nsms; i++)
         gpu_link_dispatch(g->disp, g->sms[i], i, &g->cp, &g->clk[CLK_CORE]);
+    if (g->hier && cfg_bool(c, "l1d.launch_invalidate"))
+        dispatcher_on_launch_start(g->disp, gpu_hier_invalidate_l1s, g->hier);
     if (!add_launches(g, err) || !check_dumps(g, err))
         goto fail;
     int64_t max_cycles = cfg_int(c, "sim.max_cycles");

@@ -130,6 +130,13 @@ static void build_network(gpu_hier *h, gpu *g)
     }
 }
 
+void gpu_hier_invalidate_l1s(void *hier)
+{
+    gpu_hier *h = hier;
+    for (unsigned i = 0; i < h->nsms; i++)
+        ldst_invalidate_l1(h->units[i]);
+}
+
 /* Per SM: its LD/ST unit with coalescer and L1D, the SM <-> LD/ST ports
  * (1 core cycle each way), the unit's crossbar (or cluster) ports, and the
  * feedback a memory-aware scheduler reads. */

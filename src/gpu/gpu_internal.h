@@ -40,5 +40,7 @@ gpu_hier *gpu_hier_build(gpu *g, GError **err);
 void gpu_hier_finish(gpu_hier *h, des_time end);
 void gpu_hier_summary(const gpu *g, FILE *f);
 void gpu_hier_free(gpu_hier *h);
+/* Every SM's L1 drops its clean lines (at a launch: l1d.launch_invalidate). */
+void gpu_hier_invalidate_l1s(void *hier);
 
 #endif

@@ -126,6 +126,23 @@ void cache_replace_line(cache *c, unsigned set, unsigned way, uint64_t line, uin
     r->way = (int)way;
 }
 
+unsigned cache_invalidate_clean(cache *c)
+{
+    unsigned n = 0;
+    for (unsigned set = 0; set < c->p.sets; set++)
+        for (unsigned way = 0; way < c->p.ways; way++) {
+            size_t i = cache_line_index(c, set, way);
+            if (c->tag[i] == CACHE_NO_TAG || c->reserved[i] || c->dirty[i])
+                continue;
+            c->tag[i] = CACHE_NO_TAG;
+            c->valid[i] = c->partial[i] = 0;
+            replace_invalidate(c->repl, set, way);
+            c->st.invalidations++;
+            n++;
+        }
+    return n;
+}
+
 cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t now)
 {
     cache_fill_result f = {.accepted = true};

@@ -228,6 +228,10 @@ const cache_stats *cache_get_stats(const cache *c);
 /* Registers every counter and the MSHR occupancy histogram under `block`
  * ("sm0.l1d", "l2s3"). */
 void cache_register_stats(cache *c, stats *st, const char *block);
+/* Drops every line with no dirty sector and no fill coming (counted in
+ * invalidations): a cache emptied at a kernel launch (l1d.launch_invalidate).
+ * Returns the number of lines dropped. */
+unsigned cache_invalidate_clean(cache *c);
 /* At the end of the run: closes the occupancy histogram at cycle `now`. */
 void cache_finish(cache *c, uint64_t now);
 

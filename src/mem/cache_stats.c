@@ -27,7 +27,7 @@ static const counter_doc counters[] = {
     C(fill_retries, "fills", "fills refused for lack of miss-queue room for a dirty victim"),
     C(evictions, "lines", "valid lines evicted for a new line"),
     C(writebacks, "lines", "dirty lines written back"),
-    C(invalidations, "lines", "lines invalidated by write-evict stores"),
+    C(invalidations, "lines", "lines invalidated by write-evict stores or at a kernel launch (l1d.launch_invalidate)"),
     C(reservation_fails, "accesses", "access attempts refused and replayed, all causes"),
 };
 #undef C

@@ -237,6 +237,8 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
 
 void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
 
+void ldst_invalidate_l1(ldst *u) { cache_invalidate_clean(u->l1); }
+
 void ldst_set_hit_interval(ldst *u, unsigned cycles) { u->hit_interval = cycles; }
 
 void ldst_set_accesses_per_cycle(ldst *u, unsigned n) { u->ports = n ? n : 1; }

@@ -145,6 +145,65 @@ Test(cta, sm_list_not_range)
     harness_free(h);
 }
 
+/* Two launches of 2 CTAs on 3 SMs, the second after the first. Launch 0:
+ * CTA 0 -> sm0, 1 -> sm1 (10..30 each), so the round would go on at sm2.
+ * Launch 1 starts at 32 (the reports of cycle 30 reach the dispatcher at
+ * 32), its CTAs arrive at 42 and end at 62: on sm2 and sm0 when the round
+ * goes on, on sm0 and sm1 with core.dispatch_restart (each launch begins
+ * at the first SM of its range, as every ubench5 `place` launch on the
+ * H100 begins at the same SMs). */
+static void two_launches(const char *restart, unsigned sm_a, unsigned sm_b)
+{
+    const char *sets[] = {"gpu.sms=3", restart, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 2, 32, NULL, 0, 0, -1);
+    harness_launch(h, k_three, 2, 32, NULL, 0, 0, 0);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 30);
+    expect_cta(h, 0, 1, 1, 10, 30);
+    expect_cta(h, 1, 0, sm_a, 42, 62);
+    expect_cta(h, 1, 1, sm_b, 42, 62);
+    harness_free(h);
+}
+
+Test(cta, round_robin_goes_on_across_launches) { two_launches("core.dispatch_restart=false", 2, 0); }
+Test(cta, dispatch_restart_at_each_launch) { two_launches("core.dispatch_restart=true", 0, 1); }
+
+/* core.dispatch_order = h100: a launch of n CTAs takes the SMs the H100
+ * gave the smallest measured launch of at least n CTAs (ubench5 place: 4
+ * CTAs on SMs 124, 126, 128, 130; 8 on 128-131 then 124-127), in that
+ * order; each CTA alone on its SM runs 10..30. On a 4-SM chip none of
+ * those SMs exists, and the 132-CTA order (128-131, 124-127, 0, 1, 16, 17,
+ * 32, 33, 48, 49, 2, 3, ...) leaves 0, 1, 2, 3. */
+static void h100_order(const char *sms, unsigned n, const unsigned *want)
+{
+    const char *sets[] = {sms, "core.dispatch_order=h100", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, n, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned c = 0; c < n; c++)
+        expect_cta(h, 0, c, want[c], 10, 30);
+    harness_free(h);
+}
+
+Test(cta, h100_order_four_ctas)
+{
+    static const unsigned want[] = {124, 126, 128, 130};
+    h100_order("gpu.sms=132", 4, want);
+}
+
+Test(cta, h100_order_between_measured_sizes)
+{
+    static const unsigned want[] = {128, 129, 130, 131, 124, 125};   /* the 8-CTA order's first 6 */
+    h100_order("gpu.sms=132", 6, want);
+}
+
+Test(cta, h100_order_on_a_small_chip)
+{
+    static const unsigned want[] = {0, 1, 2, 3};
+    h100_order("gpu.sms=4", 4, want);
+}
+
 Test(cta, launch_start_and_after)
 {
     const char *sets[] = {NULL};

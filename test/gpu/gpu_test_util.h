@@ -39,6 +39,17 @@ static inline char *chip_chain_kernel(const unsigned *off, unsigned n)
     return g_string_free(s, FALSE);
 }
 
+/* One SM with a one-set, 32-way L1 (hit 20 core cycles at 250 MHz), a
+ * 30-cycle L2 and simple DRAM timing: the L1 tests' small chip. */
+#define CHIP_ONE_SM_L1_MODEL                                                                       \
+    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"                          \
+    "[gpu]\nsms = 1\nmemory = caches\n"                                                            \
+    "[l1d]\nsets = 1\nways = 32\nindex = linear\nhit_latency = 20\n"                               \
+    "[l2]\nhit_latency = 30\n"                                                                      \
+    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"                \
+    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"              \
+    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\ntiming = simple\n"
+
 typedef struct chip_run {
     char *dir;
     scenario *scn;

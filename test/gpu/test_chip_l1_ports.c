@@ -13,14 +13,7 @@
  * c+7 (8 cycles of 4): 24 cycles shorter than with one. */
 #include "gpu_test_util.h"
 
-static const char *model =
-    "[clock]\ncore_mhz = 250\nicnt_mhz = 750\nl2_mhz = 500\ndram_mhz = 1000\n"
-    "[gpu]\nsms = 1\nmemory = caches\n"
-    "[l1d]\nsets = 1\nways = 32\nindex = linear\nhit_latency = 20\n"
-    "[l2]\nhit_latency = 30\n"
-    "[icnt]\nflit_bytes = 32\nheader_bytes = 8\nflits_per_cycle = 1\nlatency = 4\n"
-    "[dram]\nchannels = 2\nbanks = 16\nrow_bytes = 4096\nchannel_interleave = 256\n"
-    "addr_map = linear\nrow_hit_latency = 100\nrow_conflict_latency = 300\ntiming = simple\n";
+static const char *model = CHIP_ONE_SM_L1_MODEL;
 
 static const char *kernel_b = ".kernel hits\n.data a u32[1024] = zero\n"
                               "    mov r1, %tid.x\n    shl r2, r1, 7\n"

@@ -319,3 +319,26 @@ Test(cache_write, write_back_remembers_partly_written_segments)
     cr_expect_eq(partial[1], 0x0);
     cache_free(c);
 }
+
+Test(cache_write, invalidate_clean_keeps_dirty_and_reserved)
+{
+    /* A kernel launch's invalidation (l1d.launch_invalidate) in a write-back
+     * cache: 0x000 clean in set 0, 0x080 dirty in set 1 (a store allocates
+     * it), 0x100 reserved in set 2 (a miss, no fill yet). Only 0x000 goes:
+     * one line dropped, one invalidation; the dirty line stays modified
+     * (its data is not written back by this), the reserved one awaits its
+     * fill, and the next load of 0x000 misses. */
+    cache_params p = small_params(4, 2);
+    p.write = CACHE_WRITE_BACK;
+    cache *c = new_cache(&p);
+    bring_in(c, 0x000, 0, 1);
+    cr_expect_eq(do_store(c, 0x080, 1, 0, 3).outcome, CACHE_MISS);
+    cr_expect_eq(do_load(c, 0x100, 2, 0, 4).outcome, CACHE_MISS);
+    cr_expect_eq(cache_invalidate_clean(c), 1);
+    cr_expect_eq(cache_probe(c, 0x000, NULL, NULL), CACHE_LINE_INVALID);
+    cr_expect_eq(cache_probe(c, 0x080, NULL, NULL), CACHE_LINE_MODIFIED);
+    cr_expect_eq(cache_probe(c, 0x100, NULL, NULL), CACHE_LINE_RESERVED);
+    cr_expect_eq(cache_get_stats(c)->invalidations, 1);
+    cr_expect_eq(do_load(c, 0x000, 3, 0, 5).outcome, CACHE_MISS);
+    cache_free(c);
+}
