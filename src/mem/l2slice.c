@@ -49,7 +49,12 @@ struct l2slice {
     stats_hist latency, dram_latency;
     /* A refused request waits, without retrying, until the cache changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed). */
-    bool blocked, changed;
+    /* per input: its head was refused, and whether the cache changed since;
+     * the other partition's requests are not held behind the crossbar's
+     * (nor the reverse): two slices each refusing a crossbar request that
+     * waits on a fill from the other would never take the peer request the
+     * other waits on */
+    bool blocked, changed, peer_blocked, peer_changed;
     stats *st;
 };
 
@@ -278,7 +283,7 @@ static void take_fill(l2slice *s, des_port *in, uint64_t c, des_time t)
             s->fill_stalls++;
             return;
         }
-        s->changed = true;
+        s->changed = s->peer_changed = true;
     }
     if (in == s->dram_in) {
         stats_hist_add(&s->dram_latency, c >= sent ? c - sent : 0);
@@ -358,7 +363,7 @@ static void send_dram(l2slice *s, des_time t)
     }
     if (des_port_try_send(down, &m, t)) {
         cache_missq_pop(s->c);
-        s->changed = true;
+        s->changed = s->peer_changed = true;
         s->far_sent += down != s->dram_out;
     }
 }
@@ -370,8 +375,8 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     /* One request per cycle: a miss from the other partition first (its
      * copy's MSHR waits on it), else the crossbar's. */
     des_port *in = s->peer_req_in;
-    mem_pkt *m = in ? des_port_peek(in, t) : NULL;
-    if (!m)
+    mem_pkt *m = in && (!s->peer_blocked || s->peer_changed) ? des_port_peek(in, t) : NULL;
+    if (!m && (!s->blocked || s->changed))
         m = des_port_peek(in = s->req_in, t);
     if (!m)
         return;
@@ -393,8 +398,13 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         a.requester = slot;
     }
     cache_result r = cache_try_access(s->c, &a, c);
-    s->blocked = r.outcome == CACHE_FAIL;
-    s->changed = false;
+    if (in == s->req_in) {
+        s->blocked = r.outcome == CACHE_FAIL;
+        s->changed = false;
+    } else {
+        s->peer_blocked = r.outcome == CACHE_FAIL;
+        s->peer_changed = false;
+    }
     if (r.outcome == CACHE_FAIL) {   /* replay once the cache has changed */
         if (!store || ack) {
             g_array_index(s->reqs, l2_req, slot).next_free = s->free_head;
@@ -439,22 +449,21 @@ static void l2_main(des_actor *self, void *data)
         uint64_t line;
         while (cache_pop_ready(s->c, &rq, &line, c)) {
             data_ready(s, rq.id, c);
-            s->changed = true;
+            s->changed = s->peer_changed = true;
         }
         uint32_t slot;
         while (timed_pop_due(s, c, &slot))
             g_queue_push_tail(s->replies, GUINT_TO_POINTER(slot + 1));
         send_replies(s, t);
         send_dram(s, t);
-        if (!s->blocked || s->changed)
-            take_request(s, c, t);
+        take_request(s, c, t);
         des_count_events(s->engine, 1);
         const cache_req *q = cache_missq_head(s->c);
         bool again = des_port_next(s->dram_in) <= t || (des_port_next(s->req_in) <= t && !s->blocked) ||
                      (q && des_port_room_next(down_port(s, q), t, period));
         if (s->peer_in)
             again = again || des_port_next(s->peer_in) <= t ||
-                    (des_port_next(s->peer_req_in) <= t && !s->blocked);
+                    (des_port_next(s->peer_req_in) <= t && !s->peer_blocked);
         if (again)
             des_wake_at(self, t + period);
         else if (s->timed->len)
@@ -464,7 +473,7 @@ static void l2_main(des_actor *self, void *data)
          * arrival meanwhile need not wake it (issue 20). */
         des_port_mute(s->req_in, s->blocked);
         if (s->peer_req_in)
-            des_port_mute(s->peer_req_in, s->blocked);
+            des_port_mute(s->peer_req_in, s->peer_blocked);
         now = des_block(self);
     }
 }
