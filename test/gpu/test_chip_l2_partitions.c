@@ -170,3 +170,45 @@ Test(chip_l2_partitions, odd_channel_count_is_an_error)
     g_free(dir);
     g_free(fixed);
 }
+
+Test(chip_l2_partitions, refused_crossbar_request_does_not_hold_peer_requests)
+{
+    /* Four SMs (0, 1 near partition 0; 2, 3 near partition 1), l2.mshr_merge
+     * = 1. SMs 0 and 1 each load D (homed in l2s1), SMs 2 and 3 each load A
+     * (homed in l2s0), all at once, L1-bypassing (.cg). At l2s0 the first D
+     * load allocates the copy's MSHR and crosses to l2s1; the second finds
+     * that MSHR at its merge limit and is refused, so l2s0's crossbar input
+     * waits for the copy's fill; l2s1 likewise with A. Both refusals come
+     * within a few dozen ticks, long before any fill (>= 900 ticks, header).
+     * Each fill needs the other slice to take the peer request sitting in its
+     * peer input: held behind the refused crossbar request, neither fill
+     * would ever come (a deadlock: the run ends with four CTAs unfinished).
+     * Served on its own input, every load completes: one far request each
+     * way, each served once, at least one refusal per slice. */
+    const char *k = ".kernel one\n.param off\n.data a u32[65536] = zero\n"
+                    "    param r3, off\n"
+                    "    ld.global.cg.u32 r1, [r3+@a]\n"
+                    "    exit\n";
+    GString *lt = g_string_new("grid = 1\nblock = 1\nsms = 0\nargs = 256\n");
+    for (unsigned i = 1; i < 4; i++)
+        g_string_append_printf(lt, "\n[launch.k%u]\nkernel = k.sasm\ngrid = 1\nblock = 1\nsms = %u\nargs = %u\n", i, i,
+                               i < 2 ? (unsigned)D : (unsigned)A);
+    char *model = edit("[l2]\n", PARTS "mshr_merge = 1\n");
+    chip_run cr;
+    chip_run_text(&cr, model, k, lt->str, (char *[]){"dram.timing=simple", "gpu.sms=4", NULL});
+    g_free(model);
+    g_string_free(lt, TRUE);
+    cr_assert(cr.ok, "%s", cr.error);
+    for (unsigned i = 0; i < 4; i++) {
+        char b[16];
+        snprintf(b, sizeof b, "sm%u.ldst", i);
+        cr_expect_eq(chip_counter(&cr, b, "loads"), 1, "%s", b);
+    }
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_served"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_served"), 1);
+    cr_expect_geq(chip_counter(&cr, "l2s0", "fail_mshr_merge_limit"), 1);
+    cr_expect_geq(chip_counter(&cr, "l2s1", "fail_mshr_merge_limit"), 1);
+    chip_run_free(&cr);
+}
