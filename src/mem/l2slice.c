@@ -48,12 +48,10 @@ struct l2slice {
     uint64_t replies_sent, stores, store_acks, atomics, atomic_ops, fill_stalls, far_sent, far_served;
     stats_hist latency, dram_latency;
     /* A refused request waits, without retrying, until the cache changes (a
-     * fill, a requester leaving the MSHRs, a miss-queue slot freed). */
-    /* per input: its head was refused, and whether the cache changed since;
-     * the other partition's requests are not held behind the crossbar's
-     * (nor the reverse): two slices each refusing a crossbar request that
-     * waits on a fill from the other would never take the peer request the
-     * other waits on */
+     * fill, a requester leaving the MSHRs, a miss-queue slot freed). Each
+     * input (crossbar, other partition) keeps its own state: two slices
+     * each refusing a crossbar request that waits on a fill from the other
+     * would otherwise never take the peer request the other waits on. */
     bool blocked, changed, peer_blocked, peer_changed;
     stats *st;
 };
