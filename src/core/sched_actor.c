@@ -75,8 +75,6 @@ static void sched_main(des_lactor *self, void *data, des_time now)
             }
             break;
         case SA_OFFER:
-            if (c.issued >= 0)
-                sched_issued(a->q, v, (unsigned)c.issued, c.k);
             r.id = own_pick(a, &c);
             break;
         case SA_END:

@@ -33,8 +33,8 @@
 enum sched_msg_kind {
     SA_PICK,      /* pick at cycle k and take it as issued: reply with the id (-1: none);
                      with SAF_FORM form the pick too (as SA_FORM) */
-    SA_OFFER,     /* pick at cycle k for a slot being packed, `issued` (if >= 0) issued
-                        first: reply with the id; a claimed one is recorded by a report */
+    SA_OFFER,     /* pick at cycle k for a slot being packed (`issued` unused): reply
+                     with the id; a claimed one is recorded by a report (SCHED_ISSUED) */
     SA_END,       /* end of cycle k (no reply) */
     SA_IDLE,      /* k more cycles like the last, nothing issued (no reply) */
     SA_SYNC,      /* only the reports (a full box; no reply); with `issued` >= 0

@@ -101,7 +101,7 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
     }
     if (((const sched_ops *)s->p.scheduler->ops)->cycle_end)
         for (unsigned sc = 0; sc < s->p.schedulers; sc++)
-            sm_sched_ask(s, sc, SA_END, -1, k);
+            sm_sched_ask(s, sc, SA_END, k);
     s->cycles++;
     if (s->error)
         return NEVER_CYCLE;

@@ -549,11 +549,11 @@ static inline void sm_sched_record(sm *s, unsigned sc, unsigned id, uint64_t k)
 
 /* Forced inline: the hottest exchange (one per issuing cycle), which the
  * compiler otherwise outlines from sm_issue.c's several call sites. */
-static inline __attribute__((always_inline)) int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, int issued, uint64_t k)
+static inline __attribute__((always_inline)) int sm_sched_ask(sm *s, unsigned sc, uint8_t kind, uint64_t k)
 {
     sched_reply r;
     if (!sched_actor_exchange(&s->sc[sc].act, s->sched_group, &s->sched_tick,
-                              (sched_msg){.kind = kind, .issued = issued, .k = k}, &r))
+                              (sched_msg){.kind = kind, .issued = -1, .k = k}, &r))
         return -1;
     if (kind == SA_PICK && r.id >= 0)
         s->pred[r.id] = r.pred;   /* an issue: its prediction goes with its request */

@@ -623,7 +623,7 @@ static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uin
 static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 {
     for (;;) {
-        int id = sm_sched_ask(s, sc, SA_OFFER, -1, k);
+        int id = sm_sched_ask(s, sc, SA_OFFER, k);
         if (id < 0)
             return;
         const sm_entity *w = &s->ent[id];
@@ -686,7 +686,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
             if (id >= 0)
                 s->pred[id] = st->formed.pred;
         } else if (ready || ops->pick_every_cycle) {
-            id = sm_sched_ask(s, sc, SA_PICK, -1, k);
+            id = sm_sched_ask(s, sc, SA_PICK, k);
         } else {
             id = -1;   /* no READY member: the answer is known */
         }

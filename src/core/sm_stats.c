@@ -140,7 +140,7 @@ void sm_account_replay(sm *s, uint64_t n)
         else
             q->st.w0_idle += n;
         if (q->s.ops->idle)   /* the actor's policy advances as if they ran */
-            sm_sched_ask(s, sc, SA_IDLE, -1, n);
+            sm_sched_ask(s, sc, SA_IDLE, n);
     }
     s->cycles += n;
 }
