@@ -445,7 +445,7 @@ void sm_send_request(sm *s, unsigned e, const isa_exec_out *o, bool reply, uint6
         unsigned g = sm_global_rank(s, e);
         r.gprio = (uint8_t)(g > 255 ? 255 : g);
         r.pred = s->pred[e];
-        s->fb->miss_inflight += r.pred;
+        mem_add_inflight(s->fb, r.pred);
     }
     s->mem_requests++;
     send_or_queue(s, &r, send_at, k);

@@ -27,13 +27,16 @@ void dlc_coalesced(mem_feedback *f, uint32_t pc, unsigned accesses)
         e->misses /= 2;
         e->insts = (e->insts + 1) / 2;
     }
+    mem_report_dlc(f, e);
 }
 
 void dlc_missed(mem_feedback *f, uint32_t pc)
 {
     mem_dlc_entry *e = find(f, pc);
-    if (e && e->misses < e->accs)
+    if (e && e->misses < e->accs) {
         e->misses++;
+        mem_report_dlc(f, e);
+    }
 }
 
 /* Line addresses are non-zero tags: 0 marks an empty way (line 0 is stored as
@@ -62,6 +65,7 @@ void vta_missed(mem_feedback *f, uint16_t warp, uint64_t line)
         if (f->vta[warp][set][w] == vta_tag(line)) {
             f->vta[warp][set][w] = 0;
             f->vta_hits[warp]++;
+            mem_report(f, MR_VTA_HIT, warp);
             return;
         }
 }

@@ -395,9 +395,9 @@ static void publish(ldst *u)
 {
     if (!u->fb)
         return;
-    u->fb->mshr_free = cache_mshr_free(u->l1);
-    u->fb->port_free = cache_missq_room(u->l1);
-    u->fb->fcw = u->fb_fcw.fcw;
+    mem_set_mshr_free(u->fb, cache_mshr_free(u->l1));   /* each reports a change */
+    mem_set_port_free(u->fb, cache_missq_room(u->l1));
+    mem_set_fcw(u->fb, u->fb_fcw.fcw);
 }
 
 /* The instruction in the unit has all its accesses through the L1: OAWS's
@@ -406,7 +406,7 @@ static void retire(ldst *u)
 {
     u->busy = false;
     if (u->fb)
-        u->fb->miss_inflight -= u->req.pred;
+        mem_add_inflight(u->fb, -(int32_t)u->req.pred);
 }
 
 static void respond(ldst *u, uint32_t slot, des_time t)
