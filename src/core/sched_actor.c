@@ -61,6 +61,8 @@ static void sched_main(des_lactor *self, void *data, des_time now)
     const sched_view *v = &a->v;
     sched_msg c;
     while (des_lport_take(a->in, &c, now)) {
+        if (a->mbox)   /* the LD/ST unit's changes first: they happened before the question */
+            mem_report_read(a->mbox, a->mreader, a->mem);
         if (c.nrep)
             apply_reports(a, c.nrep);
         sched_reply r = {.id = -1};
@@ -114,6 +116,7 @@ void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
     a->v.status = a->status;
     a->v.age = a->age;
     a->v.slot = a->slot;
+    a->v.mem = NULL;
     if (v->pred)
         a->v.pred = a->pred;
     /* A compute of statuses reports each entity at most once: the core
@@ -139,6 +142,17 @@ void sched_actor_free(sched_actor *a)
     g_free(a->slot);
     g_free(a->pred);
     g_free(a->box);
+    g_free(a->mem);
+}
+
+void sched_actor_watch_mem(sched_actor *a, const mem_feedback *fb, unsigned r)
+{
+    a->mem = g_new(mem_feedback, 1);
+    *a->mem = *fb;
+    a->mem->box = NULL;
+    a->mbox = fb->box;
+    a->mreader = r;
+    a->v.mem = a->mem;
 }
 
 void sched_actor_flush(sched_actor *a, des_lgroup *g, uint64_t *tick)

@@ -25,6 +25,7 @@
 
 #include "core/warp_sched.h"
 #include "simtgrid/des_lite.h"
+#include "simtgrid/memfeedback.h"
 
 /* Ticks of the group per core cycle: room for many exchanges a cycle (an
  * exchange takes 2); more push the group's clock on, which never goes back. */
@@ -119,17 +120,26 @@ typedef struct sched_actor {
     sched_report *box;     /* reports for the next message, written by the core:
                               room for every entity's status and one new entity */
     unsigned nbox, cap;
+    /* Memory-aware policies: the LD/ST unit's state as reported (the
+     * view's mem), from the SM's report box, of which it is reader mreader */
+    mem_feedback *mem;
+    mem_report_box *mbox;
+    unsigned mreader;
 } sched_actor;
 
 /* An actor named `name` in group g driving policy q over `nent` entities
  * (nent + 64 reports fit in a message: nent <= UINT16_MAX - 64);
- * the view's other fields (host, next, mem) are v's; its pred is the
+ * the view's other fields (host, next) are v's (mem: sched_actor_watch_mem); its pred is the
  * actor's own when v has one. Every status starts WS_GONE, every age,
  * slot and prediction 0. Its peer (the core) is `peer`, or
  * NULL for the group's host (sched_actor_ask). */
 void sched_actor_init(sched_actor *a, des_lgroup *g, const char *name, sched *q,
                       const sched_view *v, unsigned nent, des_lactor *peer);
 void sched_actor_free(sched_actor *a);
+/* The actor keeps a copy of fb (the view's mem from now on), changed by
+ * the reports of fb's box, which it reads as reader r at each message
+ * before acting on it. */
+void sched_actor_watch_mem(sched_actor *a, const mem_feedback *fb, unsigned r);
 
 void sched_actor_full(const sched_actor *a);   /* aborts: a port cannot be full */
 /* Reports written while the actor ran (by a hook it called) stay for the

@@ -289,9 +289,14 @@ bool sm_wants_feedback(const sm *s)
 void sm_set_feedback(sm *s, mem_feedback *fb)
 {
     s->fb = fb;
-    s->view.mem = fb;
+    /* Each scheduler actor reads its own copy, reported through fb's box
+     * (the SM's: one reader per actor). */
+    s->mbox = g_new0(mem_report_box, 1);
+    s->mbox->nreaders = s->p.schedulers;
+    s->mbox->seen = g_new0(unsigned, s->p.schedulers);
+    fb->box = s->mbox;
     for (unsigned i = 0; i < s->p.schedulers; i++)
-        s->sc[i].act.v.mem = fb;   /* the actors' views copied the SM's at creation */
+        sched_actor_watch_mem(&s->sc[i].act, fb, i);
 }
 
 void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out)
@@ -320,6 +325,11 @@ void sm_free(sm *s)
         sched_actor_free(&s->sc[i].act);
     }
     des_lgroup_free(s->sched_group);
+    if (s->mbox) {   /* no block writes fb's box once the SMs go */
+        g_free(s->mbox->w);
+        g_free(s->mbox->seen);
+        g_free(s->mbox);
+    }
     for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
         g_free(s->units[u]);
     g_free(s->sc);

@@ -158,7 +158,9 @@ struct sm {
     uint64_t *pick_wake;        /* the issuing cycle's wake, for reconv_ops.pick */
     uint8_t *pred;              /* per entity: OAWS's predicted misses of its load
                                    in flight, from its scheduler actor's reply */
-    mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
+    mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL: the SM
+                                   writes the misses in flight and a launch's DLC clear */
+    mem_report_box *mbox;       /* fb's reports, read by the scheduler actors, or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
 
     sm_hw *hw;                  /* max_warps */

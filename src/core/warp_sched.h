@@ -50,10 +50,11 @@ typedef struct sched_view {
     const uint32_t *slot;      /* per entity id: the scheduler-local warp slot (fetch groups) */
     /* Memory-aware policies only (NULL when the host has none): the next
      * instruction of an entity; the LD/ST unit's state (simtgrid/
-     * memfeedback.h); per entity, the misses predicted for the load it
-     * issues (the scheduler actor's own array: the SM learns an issue's
-     * from the actor's reply, adds it to mem->miss_inflight and sends it
-     * with the request). */
+     * memfeedback.h: the scheduler actor's own copy, changed by the
+     * reports of the unit and the SM); per entity, the misses predicted
+     * for the load it issues (the scheduler actor's own array: the SM
+     * learns an issue's from the actor's reply, puts it in flight and
+     * sends it with the request). */
     const void *host;
     void (*next)(const void *host, unsigned id, sched_next *out);
     const struct mem_feedback *mem;

@@ -506,3 +506,198 @@ Test(sched_actor, prediction_rides_on_the_issue_reply)
         cr_expect_eq(core_pred[i], 0, "the actor writes its own copy only");
     rig_free(&r);
 }
+
+/* ---- The LD/ST unit's state as reports (simtgrid/memfeedback.h) ---- */
+
+/* An OAWS (static, SMR 50%) actor over four READY warps, 0 the oldest;
+ * warp 0's next instruction is a divergent load of 32 threads at pc 100,
+ * the others ALU instructions. A scripted core of the same group plays
+ * the SM and, between its messages, the LD/ST unit writing the state the
+ * policy reads (the writer's struct `fb`, whose box the actor reads as
+ * its only reader). */
+typedef struct mrig {
+    sched q;
+    uint32_t slot[N];
+    uint8_t pred[N];
+    sched_next next[N];
+    sched_view v;
+    des_lgroup *g;
+    sched_actor act;
+    uint64_t tick;
+    mem_feedback fb;
+    mem_report_box box;
+    unsigned seen[1];
+    des_lactor *core;
+    unsigned step;
+    des_time got_at[4];
+    int got_id[4];
+    uint8_t got_pred[4];
+    unsigned ngot;
+} mrig;
+
+static void mrig_next(const void *host, unsigned id, sched_next *out)
+{
+    *out = ((const mrig *)host)->next[id];
+}
+
+static void mrig_init(mrig *r, des_lactor_fn core_fn)
+{
+    memset(r, 0, sizeof *r);
+    for (unsigned i = 0; i < N; i++) {
+        r->slot[i] = i;
+        r->next[i] = (sched_next){.sm_rank = i};
+    }
+    r->next[0] = (sched_next){.load = true, .pc = 100, .threads = 32};
+    r->v = (sched_view){.slot = r->slot, .host = r, .next = mrig_next, .pred = r->pred};
+    core_params p = {.oaws_smr = 50};
+    sched_init(&r->q, OPS("oaws-static"), N, N, &p);
+    r->g = des_lgroup_new("t");
+    r->core = des_lactor_new(r->g, "core", core_fn, r);
+    sched_actor_init(&r->act, r->g, "sched0", &r->q, &r->v, N, r->core);
+    r->box = (mem_report_box){.nreaders = 1, .seen = r->seen};
+    r->fb.box = &r->box;
+    sched_actor_watch_mem(&r->act, &r->fb, 0);
+    for (unsigned i = 0; i < N; i++)
+        sched_actor_report_new(&r->act, r->g, &r->tick, i, WS_READY, i, r->slot[i], -1);
+}
+
+static void mrig_free(mrig *r)
+{
+    des_lgroup_free(r->g);
+    sched_actor_free(&r->act);
+    sched_free(&r->q);
+    g_free(r->box.w);
+}
+
+static void mrig_send(mrig *r, uint64_t k, des_time t)
+{
+    sched_msg m = {.kind = SA_PICK, .nrep = (uint16_t)r->act.nbox, .issued = -1, .k = k};
+    cr_assert(des_lport_send(r->act.in, &m, t), "port full at %lu", (unsigned long)t);
+    r->act.nbox = 0;
+}
+
+static void mrig_collect(mrig *r, des_time now)
+{
+    const sched_reply *rep;
+    while ((rep = des_lport_peek(r->act.out, now))) {
+        r->got_at[r->ngot] = now;
+        r->got_pred[r->ngot] = rep->pred;
+        r->got_id[r->ngot++] = rep->id;
+        des_lport_pop(r->act.out, now);
+    }
+}
+
+/* The script (OAWS static: warp 0's load predicts 32 x 50 / 100 = 16
+ * misses and issues only if 16 <= free MSHRs - misses in flight):
+ *   t=0   the unit reports pc 100's DLC entry and 15 free MSHRs; PICK k=0
+ *         -> at 1 the actor applies both: 16 > 15, warp 0 occluded, the
+ *         next oldest, 1 (ALU)
+ *   t=2   reply 1 (pred 0); warp 1 waits (DEP); the unit frees an MSHR
+ *         (16): not the actor's yet (no message); wake at 64
+ *   t=64  PICK k=1 -> at 65: 16 <= 16 - 0: warp 0, pred 16
+ *   t=66  reply 0 (16); the SM puts 16 misses in flight; wake at 128
+ *   t=128 PICK k=2 -> at 129: 16 > 16 - 16: warp 0 (last) occluded, 1
+ *         waits: warp 2
+ *   t=130 reply 2 (0); warp 2 waits; the load leaves the L1 (in flight
+ *         -16); wake at 192
+ *   t=192 PICK k=3 -> at 193: 16 <= 16 - 0: warp 0, pred 16
+ *   t=194 reply 0 (16). */
+static void mem_core_main(des_lactor *self, void *data, des_time now)
+{
+    mrig *r = data;
+    mrig_collect(r, now);
+    switch (r->step++) {
+    case 0:
+        r->fb.dlc[0] = (mem_dlc_entry){.pc = 100, .valid = true, .insts = 4, .accs = 32, .misses = 8};
+        mem_report_dlc(&r->fb, &r->fb.dlc[0]);
+        mem_set_mshr_free(&r->fb, 15);
+        mrig_send(r, 0, now);
+        break;
+    case 1:
+        sched_actor_report(&r->act, r->g, &r->tick, 1, WS_DEP);
+        mem_set_mshr_free(&r->fb, 16);
+        cr_expect_eq(r->act.mem->mshr_free, 15, "a write reaches the actor only with a message");
+        des_lactor_wake_at(self, 64);
+        break;
+    case 2: mrig_send(r, 1, now); break;
+    case 3:
+        mem_add_inflight(&r->fb, 16);
+        des_lactor_wake_at(self, 128);
+        break;
+    case 4: mrig_send(r, 2, now); break;
+    case 5:
+        sched_actor_report(&r->act, r->g, &r->tick, 2, WS_DEP);
+        mem_add_inflight(&r->fb, -16);
+        des_lactor_wake_at(self, 192);
+        break;
+    case 6: mrig_send(r, 3, now); break;
+    default: break;
+    }
+}
+
+Test(sched_actor, mem_state_reports_reach_the_decision_at_the_next_message)
+{
+    mrig r;
+    mrig_init(&r, mem_core_main);
+    des_lgroup_run(r.g, DES_NEVER);
+    des_time want_at[] = {2, 66, 130, 194};
+    int want_id[] = {1, 0, 2, 0};
+    uint8_t want_pred[] = {0, 16, 0, 16};
+    cr_assert_eq(r.ngot, 4, "replies: %u", r.ngot);
+    for (unsigned i = 0; i < 4; i++) {
+        cr_expect_eq(r.got_at[i], want_at[i], "reply %u at %lu", i, (unsigned long)r.got_at[i]);
+        cr_expect_eq(r.got_id[i], want_id[i], "reply %u: warp %d", i, r.got_id[i]);
+        cr_expect_eq(r.got_pred[i], want_pred[i], "reply %u: pred %u", i, r.got_pred[i]);
+    }
+    /* the actor's copy as the unit left it; the box emptied by its reader */
+    cr_expect_eq(r.act.mem->mshr_free, 16);
+    cr_expect_eq(r.act.mem->miss_inflight, 0);
+    cr_expect_eq(r.box.n, 0);
+    cr_expect(r.act.v.mem == r.act.mem, "the policy reads the actor's copy");
+    mrig_free(&r);
+}
+
+/* The box: one word per change of a value a policy reads, none for a
+ * write of the same value; each kind lands in a reader's copy; the words
+ * stay until every reader has applied them. */
+Test(sched_actor, mem_report_box_two_readers)
+{
+    unsigned seen[2] = {0};
+    mem_report_box b = {.nreaders = 2, .seen = seen};
+    mem_feedback fb = {.box = &b};
+    mem_feedback c0 = {0}, c1 = {0};
+    mem_set_mshr_free(&fb, 0);   /* unchanged: no report */
+    mem_set_mshr_free(&fb, 7);
+    mem_set_port_free(&fb, 3);
+    mem_set_fcw(&fb, 5);
+    mem_add_inflight(&fb, 9);
+    mem_add_inflight(&fb, -4);
+    fb.dlc[2] = (mem_dlc_entry){.pc = 0xdeadbeef, .valid = true, .insts = 3, .accs = 1023, .misses = 1000};
+    mem_report_dlc(&fb, &fb.dlc[2]);
+    fb.vta_hits[63]++;
+    mem_report(&fb, MR_VTA_HIT, 63);
+    cr_expect_eq(b.n, 7, "7 changes, 7 words");
+    mem_report_read(&b, 0, &c0);
+    cr_expect_eq(b.n, 7, "kept for reader 1");
+    cr_expect_eq(c0.mshr_free, 7);
+    cr_expect_eq(c0.port_free, 3);
+    cr_expect_eq(c0.fcw, 5);
+    cr_expect_eq(c0.miss_inflight, 5);
+    cr_expect(c0.dlc[2].valid);
+    cr_expect_eq(c0.dlc[2].pc, 0xdeadbeef);
+    cr_expect_eq(c0.dlc[2].accs, 1023);
+    cr_expect_eq(c0.dlc[2].misses, 1000);
+    cr_expect_eq(c0.vta_hits[63], 1);
+    cr_expect_eq(mem_dlc_find(&c0, 0xdeadbeef), &c0.dlc[2]);
+    mem_dlc_launch(&fb, 0);   /* a new kernel: every entry invalid, one word */
+    cr_expect_eq(b.n, 8);
+    mem_report_read(&b, 1, &c1);
+    cr_expect_eq(b.n, 8, "reader 0 has not seen the clear");
+    cr_expect_eq(c1.miss_inflight, 5);
+    cr_expect_null(mem_dlc_find(&c1, 0xdeadbeef));
+    mem_report_read(&b, 0, &c0);
+    cr_expect_eq(b.n, 0, "both have all: emptied");
+    cr_expect_null(mem_dlc_find(&c0, 0xdeadbeef));
+    cr_expect_eq(seen[0] + seen[1], 0);
+    g_free(b.w);
+}
