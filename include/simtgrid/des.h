@@ -114,6 +114,12 @@ unsigned des_actor_id(const des_actor *a);
 /* Ask to run again at time t (absolute, > now). The earliest request since the
  * actor last ran wins. DES_NEVER clears nothing: ports still wake it. */
 void des_wake_at(des_actor *a, des_time t);
+/* The actor acts only on the edges of `clk`: woken between two edges it
+ * does nothing but ask for the next one. Its wake-ups (deliveries, freed
+ * slots, its own requests) are then put on the first edge at or after
+ * them, which saves that empty wake-up and changes nothing else (issue 20:
+ * a reply crossing clock domains arrives between the receiver's edges). */
+void des_actor_wake_on_edges(des_actor *a, const des_clock *clk);
 /* How far past the current time this actor may simulate without yielding:
  * the minimum latency of its input ports and credit delay of its output
  * ports (DES_NEVER with no ports). Nothing another block does at the current

@@ -399,11 +399,15 @@ void des_actor_note_lookahead(des_actor *a, des_time t)
         a->lookahead = t;
 }
 
+void des_actor_wake_on_edges(des_actor *a, const des_clock *clk) { a->edges = clk; }
+
 void des_wake_at(des_actor *a, des_time t)
 {
     des_engine *e = a->engine;
     if (t == DES_NEVER)
         return;
+    if (a->edges)
+        t = des_edge_at_or_after(a->edges, t);
     if (e->started && t <= e->now)
         g_error("des: actor %s asked to run at tick %" G_GUINT64_FORMAT
                 ", not after the current tick %" G_GUINT64_FORMAT, a->name, t, e->now);
@@ -433,7 +437,7 @@ des_time des_block(des_actor *self)
                 due = d;
         }
     if (due != DES_NEVER)
-        wakeheap_request(&e->heap, self, due);
+        wakeheap_request(&e->heap, self, self->edges ? des_edge_at_or_after(self->edges, due) : due);
     if (!actor_idle(e, self))
         sg_sem_acquire(self->sem);
     return e->now;

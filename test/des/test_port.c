@@ -274,6 +274,28 @@ Test(port, a_muted_input_does_not_wake_its_receiver)
     cr_assert_eq(k.runs, 3);
 }
 
+Test(port, a_block_on_edges_is_woken_at_the_next_edge)
+{
+    /* Sends at 0 and 4 with latency 3 arrive at 3 and 7. A receiver that
+     * acts on the edges of a clock of period 5 (des_actor_wake_on_edges) is
+     * woken at the first edge at or after each delivery: 5 and 10, so it
+     * pops them there; without the edges it would pop them at 3 and 7. */
+    des_engine *e = boot();
+    static const des_clock slow = {"slow", 200000, 5};
+    static script s = {.n = 2, .when = {0, 4}, .id = {1, 2}};
+    static sink k = {.nin = 1};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    des_actor_wake_on_edges(rcv, &slow);
+    s.out = k.in[0] = des_port_new(e, "p", sizeof(msg), 4, 3, snd, rcv);
+    des_run(e);
+    cr_assert_eq(k.r.n, 2);
+    cr_assert_eq(k.r.at[0], 5);
+    cr_assert_eq(k.r.at[1], 10);
+    cr_assert_eq(k.r.id[0], 1);
+    cr_assert_eq(k.r.id[1], 2);
+}
+
 Test(port, lookahead_is_min_latency_of_ports)
 {
     des_engine *e = boot();
