@@ -125,6 +125,16 @@ void des_actor_wake_on_edges(des_actor *a, const des_clock *clk);
  * ports (DES_NEVER with no ports). Nothing another block does at the current
  * time can reach it earlier. */
 des_time des_lookahead(const des_actor *a);
+/* The earliest time (exclusive bound) at which a message not yet sent can
+ * reach `self`, called while it runs: per input port, the port's latency
+ * after the earliest time its sender can send (now if the sender is due now
+ * and has not run yet, else its pending wake-up or its own lookahead after
+ * now, whichever is first), capped by the run's limit and the next probe.
+ * At least now + des_lookahead for the inputs; more when the senders are
+ * idle. Messages already sent are seen at their delivery times as usual.
+ * A block may simulate up to this bound only if nothing but its ports can
+ * change what it does (no state shared with blocks due meanwhile). */
+des_time des_input_bound(const des_actor *self);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

@@ -159,6 +159,7 @@ struct sm {
     uint8_t *pred;              /* per entity: OAWS's predicted misses of its load
                                    in flight, from its scheduler actor's reply */
     mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL */
+    const unsigned *busy_sms;   /* the dispatcher's (sm_share_busy_count), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
 
     sm_hw *hw;                  /* max_warps */

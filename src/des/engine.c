@@ -184,6 +184,7 @@ static bool advance(des_engine *e, des_actor *self)
     while (wakeheap_top_at(&e->heap) == t) {
         top = wakeheap_pop(&e->heap);
         top->wake_at = DES_NEVER;
+        top->batch_at = t;
         if (top->finished)
             continue;   /* a port may still wake a block whose body returned */
         e->counters.wakeups++;
@@ -377,6 +378,7 @@ des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void 
     sg_actor_t sa = sg_actor_init(name, sg_host_by_name("chip"));
     sg_actor_set_data(sa, a);
     sg_actor_start(sa, actor_main, 0, NULL);
+    a->batch_at = DES_NEVER;
     /* Every block runs once at the current time to set itself up. */
     wakeheap_request(&e->heap, a, e->now);
     return a;

@@ -296,6 +296,69 @@ Test(port, a_block_on_edges_is_woken_at_the_next_edge)
     cr_assert_eq(k.r.id[1], 2);
 }
 
+/* ---- a receiver that records des_input_bound at each wake-up ------------ */
+typedef struct bounder {
+    des_port *in;
+    des_time at[8], bound[8];
+    int n;
+} bounder;
+
+static void bounder_main(des_actor *self, void *data)
+{
+    bounder *b = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        if (b->n < 8) {
+            b->at[b->n] = now;
+            b->bound[b->n++] = des_input_bound(self);
+        }
+        while (des_port_peek(b->in, now))
+            des_port_pop(b->in, now);
+        now = des_block(self);
+    }
+}
+
+Test(port, input_bound_follows_the_senders_state)
+{
+    /* Port latency 3, so the sender's lookahead is 3 (its credit delay).
+     * Sender A (created first) sends at 0 and at 10, then has nothing
+     * left. At 0 A has already run when the receiver runs, and waits to
+     * run at 10: the earliest unsent message is sent at min(10, 0 + 3) = 3
+     * and arrives at 6. At 3 (the first delivery) A still waits for 10:
+     * min(10, 3 + 3) + 3 = 9. At 13 (the second delivery) A has ended and
+     * asks for nothing: 13 + 3 + 3 = 19. */
+    des_engine *e = boot();
+    static script a = {.n = 2, .when = {0, 10}, .id = {1, 2}};
+    static bounder b;
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    des_run(e);
+    cr_assert_eq(b.n, 3);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.bound[0], 6);
+    cr_assert_eq(b.at[1], 3);
+    cr_assert_eq(b.bound[1], 9);
+    cr_assert_eq(b.at[2], 13);
+    cr_assert_eq(b.bound[2], 19);
+}
+
+Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
+{
+    /* The sender is created after the receiver, so at 0 it is due and has
+     * not run when the receiver runs: it may still send at 0, arriving at
+     * 0 + 3 = 3, the plain lookahead. */
+    des_engine *e = boot();
+    static script a = {.n = 1, .when = {0}, .id = {1}};
+    static bounder b;
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    des_run(e);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.bound[0], 3);
+}
+
 Test(port, lookahead_is_min_latency_of_ports)
 {
     des_engine *e = boot();
