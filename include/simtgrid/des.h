@@ -114,11 +114,27 @@ unsigned des_actor_id(const des_actor *a);
 /* Ask to run again at time t (absolute, > now). The earliest request since the
  * actor last ran wins. DES_NEVER clears nothing: ports still wake it. */
 void des_wake_at(des_actor *a, des_time t);
+/* The actor acts only on the edges of `clk`: woken between two edges it
+ * does nothing but ask for the next one. Its wake-ups (deliveries, freed
+ * slots, its own requests) are then put on the first edge at or after
+ * them, which saves that empty wake-up and changes nothing else (issue 20:
+ * a reply crossing clock domains arrives between the receiver's edges). */
+void des_actor_wake_on_edges(des_actor *a, const des_clock *clk);
 /* How far past the current time this actor may simulate without yielding:
  * the minimum latency of its input ports and credit delay of its output
  * ports (DES_NEVER with no ports). Nothing another block does at the current
  * time can reach it earlier. */
 des_time des_lookahead(const des_actor *a);
+/* The earliest time (exclusive bound) at which a message not yet sent can
+ * reach `self`, called while it runs: per input port, the port's latency
+ * after the earliest time its sender can send (now if the sender is due now
+ * and has not run yet, else its pending wake-up or its own lookahead after
+ * now, whichever is first), capped by the run's limit and the next probe.
+ * At least now + des_lookahead for the inputs; more when the senders are
+ * idle. Messages already sent are seen at their delivery times as usual.
+ * A block may simulate up to this bound only if nothing but its ports can
+ * change what it does (no state shared with blocks due meanwhile). */
+des_time des_input_bound(const des_actor *self);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

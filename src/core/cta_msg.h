@@ -38,5 +38,9 @@ typedef struct cta_done_msg {
 
 /* The dispatcher hands SM `s` its ends of the two ports (sm.c). */
 void sm_connect_dispatch(sm *s, des_port *cta_in, des_port *done_out);
+/* The dispatcher's count of SMs holding CTAs (sent, resident or with their
+ * report on its way back): an SM that is alone in it may run ahead of the
+ * other SMs (sm.c). */
+void sm_share_busy_count(sm *s, const unsigned *busy_sms);
 
 #endif

@@ -51,6 +51,7 @@ struct dispatcher {
     unsigned nlaunches, cap;
     unsigned rr;          /* next position (SM id, or index into the launch's order) to consider */
     uint64_t dispatched, completed;
+    unsigned busy_sms;    /* SMs with use[i].ctas > 0 (sm_share_busy_count) */
     void (*on_start)(void *ctx);   /* dispatcher_on_launch_start */
     void *on_start_ctx;
 };
@@ -85,7 +86,8 @@ static void dispatch(dispatcher *d, des_time now)
                 if (!des_port_try_send(d->to_sm[i], &m, now))
                     continue;   /* sized never to fill; retried when it frees */
                 sm_usage *u = &d->use[i];
-                u->ctas++;
+                if (u->ctas++ == 0)
+                    d->busy_sms++;
                 u->warps += L->rt.nwarps;
                 u->threads += L->rt.threads_alloc;
                 u->regs += L->rt.regs;
@@ -103,7 +105,8 @@ static void handle_done(dispatcher *d, const cta_done_msg *m)
 {
     launch_state *L = &d->launches[m->launch];
     sm_usage *u = &d->use[m->sm];
-    u->ctas--;
+    if (--u->ctas == 0)
+        d->busy_sms--;
     u->warps -= L->rt.nwarps;
     u->threads -= L->rt.threads_alloc;
     u->regs -= L->rt.regs;
@@ -178,6 +181,8 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
     d->to_sm = g_new0(des_port *, nsms);
     d->from_sm = g_new0(des_port *, nsms);
     d->actor = des_actor_new(e, "dispatcher", dispatcher_main, d);
+    for (unsigned i = 0; i < nsms; i++)
+        sm_share_busy_count(sms[i], &d->busy_sms);
     return d;
 }
 

@@ -4,7 +4,9 @@
  *  - Run-ahead: nothing can reach the SM sooner than its input ports'
  *    latencies (memory responses, new CTAs), so from global time `now` it
  *    simulates every cycle up to now + H - 1, H = the smallest input
- *    latency. It sends requests stamped with its local time. Its output
+ *    latency; when it is the one SM holding CTAs, up to the bound of its
+ *    senders' state (des_input_bound, see alone()), often a cycle or two
+ *    more. It sends requests stamped with its local time. Its output
  *    ports' credits (a freed slot is seen one latency after the pop) are
  *    the only thing it cannot know ahead: when the request port looks full
  *    at a local cycle that a pop not yet simulated could still free, the
@@ -42,6 +44,20 @@ static uint64_t next_event(const sm *s, uint64_t wake)
     if (s->cta_in)
         n = min_u64(n, cycle_at_or_after(s, des_port_next(s->cta_in)));
     return n;
+}
+
+/* True when this SM may run ahead to its ports' bound (des_input_bound)
+ * rather than its input latency: no other SM holds a CTA or has one on its
+ * way (the dispatcher's count; a CTA sent later arrives no sooner than the
+ * dispatcher's term of that bound), so no other SM issues meanwhile and
+ * the order of functional memory accesses between SMs cannot change; and
+ * the SM shares nothing else with a block that may run meanwhile (the LD/ST
+ * unit's feedback is read directly; a timeline trace is written in call
+ * order). The bound covers the LD/ST unit's replies and the dispatcher's
+ * CTAs (issue 20: a lone warp waits on one ALU result per wake-up). */
+static bool alone(const sm *s)
+{
+    return s->busy_sms && *s->busy_sms <= 1 && !s->fb && !s->tr;
 }
 
 /* Simulates cycle k. Returns the next cycle in which something may change
@@ -132,6 +148,11 @@ static void sm_main(des_actor *self, void *data)
         if (s->cta_in)
             h = min_u64(h, des_port_latency(s->cta_in));
         uint64_t horizon = h == DES_NEVER ? NEVER_CYCLE - 1 : (now + h - 1) / s->clk->period;
+        if (alone(s)) {
+            des_time b = des_input_bound(self);
+            uint64_t hb = b == DES_NEVER ? NEVER_CYCLE - 1 : (b - 1) / s->clk->period;
+            horizon = hb > horizon ? hb : horizon;
+        }
         uint64_t next = s->cycle, simulated = 0;
         while (s->cycle <= horizon) {
             bool aborted = false;
@@ -270,6 +291,8 @@ void sm_connect_mem(sm *s, des_port *req_out, des_port *resp_in)
     s->req_out = req_out;
     s->resp_in = resp_in;
 }
+
+void sm_share_busy_count(sm *s, const unsigned *busy_sms) { s->busy_sms = busy_sms; }
 
 void sm_expect_store_acks(sm *s) { s->store_acks = true; }
 void sm_send_priority(sm *s) { s->send_prio = true; }

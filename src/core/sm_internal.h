@@ -161,6 +161,7 @@ struct sm {
     mem_feedback *fb;           /* the LD/ST unit's state (sm_set_feedback), or NULL: the SM
                                    writes the misses in flight and a launch's DLC clear */
     mem_report_box *mbox;       /* fb's reports, read by the scheduler actors, or NULL */
+    const unsigned *busy_sms;   /* the dispatcher's (sm_share_busy_count), or NULL */
     unsigned splits;            /* entities beyond one per hw warp (MIMD merging) */
 
     sm_hw *hw;                  /* max_warps */

@@ -17,6 +17,8 @@ struct des_actor {
     sg_sem_t sem;           /* the engine releases it to run the actor */
     des_time wake_at;       /* pending wake request, DES_NEVER if none */
     des_time lookahead;     /* min input latency / output credit delay */
+    const des_clock *edges; /* des_actor_wake_on_edges, or NULL */
+    des_time batch_at;      /* the last time it was due (joined a batch) */
     bool finished;
     uint64_t wakeups;       /* times the engine released it (profile) */
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */

@@ -184,6 +184,7 @@ static bool advance(des_engine *e, des_actor *self)
     while (wakeheap_top_at(&e->heap) == t) {
         top = wakeheap_pop(&e->heap);
         top->wake_at = DES_NEVER;
+        top->batch_at = t;
         if (top->finished)
             continue;   /* a port may still wake a block whose body returned */
         e->counters.wakeups++;
@@ -377,6 +378,7 @@ des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void 
     sg_actor_t sa = sg_actor_init(name, sg_host_by_name("chip"));
     sg_actor_set_data(sa, a);
     sg_actor_start(sa, actor_main, 0, NULL);
+    a->batch_at = DES_NEVER;
     /* Every block runs once at the current time to set itself up. */
     wakeheap_request(&e->heap, a, e->now);
     return a;
@@ -399,11 +401,15 @@ void des_actor_note_lookahead(des_actor *a, des_time t)
         a->lookahead = t;
 }
 
+void des_actor_wake_on_edges(des_actor *a, const des_clock *clk) { a->edges = clk; }
+
 void des_wake_at(des_actor *a, des_time t)
 {
     des_engine *e = a->engine;
     if (t == DES_NEVER)
         return;
+    if (a->edges)
+        t = des_edge_at_or_after(a->edges, t);
     if (e->started && t <= e->now)
         g_error("des: actor %s asked to run at tick %" G_GUINT64_FORMAT
                 ", not after the current tick %" G_GUINT64_FORMAT, a->name, t, e->now);
@@ -433,7 +439,7 @@ des_time des_block(des_actor *self)
                 due = d;
         }
     if (due != DES_NEVER)
-        wakeheap_request(&e->heap, self, due);
+        wakeheap_request(&e->heap, self, self->edges ? des_edge_at_or_after(self->edges, due) : due);
     if (!actor_idle(e, self))
         sg_sem_acquire(self->sem);
     return e->now;

@@ -27,6 +27,32 @@ struct des_port {
     bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
 };
 
+/* The earliest time at which `s` may send a message it has not sent yet,
+ * as seen by `self`, running at the engine's current time: now when `s` is
+ * due now and has not run yet (a batch runs in id order); else its pending
+ * wake-up, or a message or credit reaching it, no sooner than its
+ * lookahead after now. */
+static des_time earliest_send(const des_engine *e, const des_actor *self, const des_actor *s)
+{
+    if (!s || s == self || (s->batch_at == e->now && s->id > self->id) || s->lookahead == DES_NEVER)
+        return e->now;
+    des_time t = e->now + s->lookahead;
+    return s->wake_at < t ? s->wake_at : t;
+}
+
+des_time des_input_bound(const des_actor *self)
+{
+    const des_engine *e = self->engine;
+    des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
+    for (unsigned i = 0; i < self->inputs->len; i++) {
+        const des_port *p = g_ptr_array_index(self->inputs, i);
+        des_time t = earliest_send(e, self, p->sender) + p->latency;
+        if (t < b)
+            b = t;
+    }
+    return b;
+}
+
 /* Room in a bit set for n bits (the new words zeroed). */
 static void bits_grow(uint64_t **set, unsigned *words, unsigned n)
 {

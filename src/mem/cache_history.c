@@ -17,21 +17,27 @@ bool cache_history_init(cache_history *h, size_t window)
     size_t cap = 16;
     while (cap < 2 * window)
         cap *= 2;
+    h->window = window;
     /* A quarter more slots than lines: the ring is compacted when its slots
      * run out, which then frees at least window / 4 (amortised O(1)). */
-    size_t ring = window + window / 4 + 1;
-    /* g_new then memset rather than g_new0: the pages are resident from the
-     * start, so peak memory does not creep up as the history fills. */
-    h->line = g_new(uint64_t, ring);
-    h->warp = g_new(uint16_t, ring);
-    h->index = g_new(uint32_t, cap);
-    memset(h->line, 0, ring * sizeof *h->line);
-    memset(h->warp, 0, ring * sizeof *h->warp);
-    memset(h->index, 0, cap * sizeof *h->index);
-    h->window = window;
-    h->ring = ring;
+    h->ring = window + window / 4 + 1;
     h->cap = cap;
     return true;
+}
+
+/* The arrays, at the first eviction (issue 20: with 1,024 SMs, building and
+ * clearing every L1's window at construction was a quarter of the process,
+ * for caches that may never evict). g_new then memset rather than g_new0:
+ * the pages are resident from then on, so peak memory does not creep up
+ * as the history fills. No history and an empty one answer the same. */
+static void allocate(cache_history *h)
+{
+    h->line = g_new(uint64_t, h->ring);
+    h->warp = g_new(uint16_t, h->ring);
+    h->index = g_new(uint32_t, h->cap);
+    memset(h->line, 0, h->ring * sizeof *h->line);
+    memset(h->warp, 0, h->ring * sizeof *h->warp);
+    memset(h->index, 0, h->cap * sizeof *h->index);
 }
 
 void cache_history_free(cache_history *h)
@@ -107,6 +113,8 @@ void cache_history_put(cache_history *h, uint64_t line, uint16_t warp)
 {
     if (!h->window)
         return;
+    if (!h->index)
+        allocate(h);
     uint64_t key = line | 1;
     size_t i = find(h, key);
     if (h->index[i]) {   /* held: its record moves to the newest end */
@@ -128,8 +136,8 @@ void cache_history_put(cache_history *h, uint64_t line, uint16_t warp)
 
 bool cache_history_get(const cache_history *h, uint64_t line, uint16_t *warp)
 {
-    if (!h->window)
-        return false;
+    if (!h->index)
+        return false;   /* nothing evicted yet (or no history) */
     size_t i = find(h, line | 1);
     if (!h->index[i])
         return false;

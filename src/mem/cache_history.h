@@ -8,8 +8,8 @@
  * the `window` lines evicted most recently, each with its latest evictor:
  * a ring of (line, warp) records in eviction order, indexed by an
  * open-addressing table; a line evicted again moves to the newest end.
- * Both are allocated and touched once, at init, so memory is the same at
- * any run length. A miss to a line after whose last eviction fewer than
+ * Both are allocated and touched once, at the first eviction, so memory
+ * is the same at any run length that evicts at all. A miss to a line after whose last eviction fewer than
  * `window` other distinct lines were evicted is classified exactly as with
  * an unbounded history; an older one counts as cold (see docs/cache.md).
  * Touched once per eviction and once per full miss, never per hit. */

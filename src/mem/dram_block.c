@@ -51,6 +51,7 @@ dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p
         memctrl_trace(d->mc, stats_trace(st), name,
                       (double)dram_clk->period / (double)des_ticks_per_us_of(e));
     d->actor = des_actor_new(e, name, dram_main, d);
+    des_actor_wake_on_edges(d->actor, dram_clk);   /* dram_main acts on edges only */
     return d;
 }
 

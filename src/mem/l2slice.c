@@ -103,6 +103,7 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
                         &s->dram_latency);
     }
     s->actor = des_actor_new(e, name, l2_main, s);
+    des_actor_wake_on_edges(s->actor, l2clk);   /* l2_main acts on edges only */
     return s;
 }
 

@@ -232,6 +232,7 @@ ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params 
         }
     }
     u->actor = des_actor_new(e, u->name, ldst_main, u);
+    des_actor_wake_on_edges(u->actor, u->clk);   /* ldst_main acts on edges only */
     return u;
 }
 

@@ -274,6 +274,91 @@ Test(port, a_muted_input_does_not_wake_its_receiver)
     cr_assert_eq(k.runs, 3);
 }
 
+Test(port, a_block_on_edges_is_woken_at_the_next_edge)
+{
+    /* Sends at 0 and 4 with latency 3 arrive at 3 and 7. A receiver that
+     * acts on the edges of a clock of period 5 (des_actor_wake_on_edges) is
+     * woken at the first edge at or after each delivery: 5 and 10, so it
+     * pops them there; without the edges it would pop them at 3 and 7. */
+    des_engine *e = boot();
+    static const des_clock slow = {"slow", 200000, 5};
+    static script s = {.n = 2, .when = {0, 4}, .id = {1, 2}};
+    static sink k = {.nin = 1};
+    des_actor *snd = des_actor_new(e, "sender", sender_main, &s);
+    des_actor *rcv = des_actor_new(e, "sink", sink_main, &k);
+    des_actor_wake_on_edges(rcv, &slow);
+    s.out = k.in[0] = des_port_new(e, "p", sizeof(msg), 4, 3, snd, rcv);
+    des_run(e);
+    cr_assert_eq(k.r.n, 2);
+    cr_assert_eq(k.r.at[0], 5);
+    cr_assert_eq(k.r.at[1], 10);
+    cr_assert_eq(k.r.id[0], 1);
+    cr_assert_eq(k.r.id[1], 2);
+}
+
+/* ---- a receiver that records des_input_bound at each wake-up ------------ */
+typedef struct bounder {
+    des_port *in;
+    des_time at[8], bound[8];
+    int n;
+} bounder;
+
+static void bounder_main(des_actor *self, void *data)
+{
+    bounder *b = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        if (b->n < 8) {
+            b->at[b->n] = now;
+            b->bound[b->n++] = des_input_bound(self);
+        }
+        while (des_port_peek(b->in, now))
+            des_port_pop(b->in, now);
+        now = des_block(self);
+    }
+}
+
+Test(port, input_bound_follows_the_senders_state)
+{
+    /* Port latency 3, so the sender's lookahead is 3 (its credit delay).
+     * Sender A (created first) sends at 0 and at 10, then has nothing
+     * left. At 0 A has already run when the receiver runs, and waits to
+     * run at 10: the earliest unsent message is sent at min(10, 0 + 3) = 3
+     * and arrives at 6. At 3 (the first delivery) A still waits for 10:
+     * min(10, 3 + 3) + 3 = 9. At 13 (the second delivery) A has ended and
+     * asks for nothing: 13 + 3 + 3 = 19. */
+    des_engine *e = boot();
+    static script a = {.n = 2, .when = {0, 10}, .id = {1, 2}};
+    static bounder b;
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    des_run(e);
+    cr_assert_eq(b.n, 3);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.bound[0], 6);
+    cr_assert_eq(b.at[1], 3);
+    cr_assert_eq(b.bound[1], 9);
+    cr_assert_eq(b.at[2], 13);
+    cr_assert_eq(b.bound[2], 19);
+}
+
+Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
+{
+    /* The sender is created after the receiver, so at 0 it is due and has
+     * not run when the receiver runs: it may still send at 0, arriving at
+     * 0 + 3 = 3, the plain lookahead. */
+    des_engine *e = boot();
+    static script a = {.n = 1, .when = {0}, .id = {1}};
+    static bounder b;
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    des_run(e);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.bound[0], 3);
+}
+
 Test(port, lookahead_is_min_latency_of_ports)
 {
     des_engine *e = boot();

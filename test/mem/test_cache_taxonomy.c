@@ -90,6 +90,25 @@ Test(cache_taxonomy, history_remembers_its_window)
     cache_free(c);
 }
 
+Test(cache_taxonomy, history_is_allocated_at_the_first_eviction)
+{
+    /* A window of 4 lines: nothing is allocated when it is made (a cache
+     * that never evicts costs no memory), a lookup before any eviction
+     * finds nothing (cold), and the first put allocates and is found. */
+    cache_history h;
+    cr_assert(cache_history_init(&h, 4));
+    cr_assert_null(h.index);
+    cr_assert_null(h.line);
+    uint16_t w = 0;
+    cr_assert_not(cache_history_get(&h, 0x1000, &w));
+    cache_history_put(&h, 0x1000, 7);
+    cr_assert_not_null(h.index);
+    cr_assert(cache_history_get(&h, 0x1000, &w));
+    cr_assert_eq(w, 7);
+    cr_assert_not(cache_history_get(&h, 0x2000, &w));
+    cache_history_free(&h);
+}
+
 Test(cache_taxonomy, history_forgets_beyond_its_window)
 {
     /* 1000 lines through a 1-line cache: 999 evictions by warp 1, more than
