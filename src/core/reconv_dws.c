@@ -131,11 +131,10 @@ static bool wst_room(const sm *s, const dws_state *q, unsigned hw)
 }
 
 /* Slip: a fall-behind split stays held while another group of its warp
- * runs (not waiting at a sync point, not itself held behind). */
-static bool slip_held(const sm *s, const dws_state *q, unsigned e)
+ * runs (not waiting at a sync point, not itself held behind). The scan
+ * apart, so that the common case (no slip) stays a flag test inline. */
+static bool slip_held_scan(const sm *s, const dws_state *q, unsigned e)
 {
-    if (!q->e[e].slip_behind)
-        return false;
     unsigned hw = s->ent[e].hw;
     for (unsigned x = 0; x < s->nent_cap; x++) {
         const dws_ent *o = &q->e[x];
@@ -144,6 +143,11 @@ static bool slip_held(const sm *s, const dws_state *q, unsigned e)
             return true;
     }
     return false;
+}
+
+static inline bool slip_held(const sm *s, const dws_state *q, unsigned e)
+{
+    return q->e[e].slip_behind && slip_held_scan(s, q, e);
 }
 
 static void set_held(sm *s, unsigned e)
@@ -169,12 +173,16 @@ static void slots_settle(sm *s)
         dws_ent *d = &q->e[e];
         if (!s->ent[e].live)
             continue;
-        if (d->slot && slot_waits(s, d, e)) {
+        /* slot_waits and set_held in one evaluation: slip_held reads no
+         * slot, so releasing one here does not change it */
+        bool sh = slip_held(s, q, e);
+        bool waits = d->wait_rec || d->wait_bl || s->ent[e].at_barrier || sh;
+        if (d->slot && waits) {
             d->slot = false;
             q->slots_used--;
         }
-        want |= !d->slot && !slot_waits(s, d, e);
-        set_held(s, e);
+        want |= !d->slot && !waits;
+        s->ent[e].held = !d->slot || d->wait_rec || d->wait_bl || sh;
     }
     if (!want)
         return;

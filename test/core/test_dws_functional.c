@@ -3,9 +3,11 @@
  * threads of one warp): the dumped results of the DWS set's kernels on the
  * DWS machine (models/dws.ini, its caches: memory subdivision and slip need
  * the per-lane reports) are the same under Conv (the PDOM stack) and under
- * every named configuration with MV5's ready-queue issue order. FFT is
- * left out: its stages run without a grid barrier, so its result depends
- * on the interleaving under any policy change (as in test_lwm_functional).
+ * every named configuration with MV5's ready-queue issue order. FFT runs
+ * one butterfly stage: its stages run without a grid barrier, so with more
+ * than one its result depends on the interleaving under any policy change
+ * (as in test_lwm_functional); within one stage every butterfly reads and
+ * writes its own pair of points only.
  * Each run is a child process (one SimGrid engine per process). */
 #include <stdio.h>
 
@@ -100,10 +102,11 @@ static void check(const bench *b)
 #define BENCH(name, kernel, launch) \
     Test(dws_functional, name, .timeout = 300) { check(&(bench){kernel, launch}); }
 BENCH(merge, "papers/dws/kernels/merge.sasm", "grid = 4\nblock = 64\nargs = 64\n" DUMP "dst\n")
-BENCH(short_, "papers/dws/kernels/short.sasm", "grid = 4\nblock = 64\nargs = 6, 40\n" DUMP "rows, path\n")
+BENCH(short_, "papers/dws/kernels/short.sasm", "grid = 4\nblock = 64\nargs = 6, 39\n" DUMP "rows, path\n")
 BENCH(svm, "papers/dws/kernels/svm.sasm", "grid = 4\nblock = 64\nargs = 16, 2, 520\n" DUMP "out\n")
 BENCH(kmeans, "papers/dws/kernels/kmeans.sasm", "grid = 4\nblock = 64\nargs = 2, 8\n" DUMP "member\n")
 BENCH(kmeans_lwm, "papers/lwm/kernels/kmeans.sasm", "grid = 4\nblock = 64\nargs = 8, 16\n" DUMP "member\n")
 BENCH(hotspot, "papers/lwm/kernels/hotspot.sasm", "grid = 4\nblock = 64\nargs = 16\n" DUMP "out\n")
 BENCH(filter, "papers/dws/kernels/filter.sasm", "grid = 4\nblock = 64\nargs = 500, 500, 40\n" DUMP "out\n")
+BENCH(fft, "papers/dwf/kernels/fft.sasm", "grid = 4\nblock = 64\nargs = 10, 1\n" DUMP "x\n")
 BENCH(lu, "papers/dws/kernels/lu.sasm", "grid = 4\nblock = 64\nargs = 150, 3\n" DUMP "a\n")

@@ -226,6 +226,76 @@ Test(chip_dws, branch_bypass_lets_the_splits_pass_the_branch)
     chip_run_free(&r.cr);
 }
 
+/* Recursive subdivision down to one thread ([M] 5.2: a split may be
+ * subdivided again at its own later misses). After line A (a[0..31]) is in
+ * the L1, four loads; at load k (k = 1..4) the lanes l with
+ * l >> (4 - k) == 1 read a cold line k (a[32 k + l]: lanes 8-15, then 4-7,
+ * then 2-3, then lane 1) and every other lane reads a[l & 7] in line A (a
+ * hit). So each load's hit mask halves the run-ahead split: {0-7} runs
+ * ahead of {8-15}, then {0-3} of {4-7}, {0,1} of {2,3}, {0} of {1}. A
+ * fall-behind split later hits on every lane (its lanes read line A at the
+ * later loads), so it never splits again. t = the clock after the fourth
+ * load. */
+#define LEVEL(shift, byte_off)                                              \
+    "    shr r11, r9, " #shift "\n"                                         \
+    "    setp.eq.u32 p1, r11, 1\n"                                          \
+    "    shl r12, r9, 2\n"                                                  \
+    "    add r12, r12, " #byte_off "\n"                                     \
+    "    selp r12, r12, r3, p1\n"                                           \
+    "    ld.global.u32 r4, [r12+@a]\n"
+
+static const char *k_recursive =
+    ".data a u32[160]\n"
+    ".data t0 u32[32]\n"
+    ".data t u32[32]\n"
+    "    mov r0, %tid.x\n"
+    "    and r9, r0, 15\n"
+    "    shl r1, r9, 2\n"
+    "    ld.global.u32 r2, [r1+@a]\n"   /* line A into the L1 */
+    "    and r3, r9, 7\n"
+    "    shl r3, r3, 2\n"               /* the hit: a[lane & 7] */
+    "    shl r6, r0, 2\n"
+    "    mov r8, %clock\n"
+    "    st.global.u32 [r6+@t0], r8\n"
+    LEVEL(3, 128) LEVEL(2, 256) LEVEL(1, 384) LEVEL(0, 512)
+    "    mov r5, %clock\n"
+    "    st.global.u32 [r6+@t], r5\n"
+    "    exit\n";
+
+Test(chip_dws, memory_splits_subdivide_again_down_to_one_thread)
+{
+    /* AggressSplit, PC-based merge off so that no split rejoins: four
+     * memory splits (one per load), and five groups at once in the WST
+     * ({8-15}, {4-7}, {2,3}, {1}, {0}). Lane 0 hits on all four loads and
+     * reads its clock alone; each other group reads it together, after
+     * its own fill (the DRAM alone takes 100 cycles): lane 1 at least 100
+     * cycles after lane 0 (both issued the fourth load at once, lane 0
+     * went on after the 3-cycle hit); lanes 0-1 still ahead of 2-3, 0-3
+     * of 4-7 and 0-7 of 8-15. Lane 0 never waits on the DRAM: four hits
+     * and 24 instructions, under the DRAM's 100 cycles. */
+    char *sets[] = {"core.reconv=dws", "core.dws_mem_split=aggress", "core.dws_pc_merge=false",
+                    "core.dws_pc_merge_resume=false", NULL};
+    dws_run r;
+    run(&r, k_recursive, 16, sets);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_splits_mem"), 4);
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "dws_wst_max"), 5);
+    /* issues: 9 before the loads and 6 per load, 3 after (clock, store,
+     * exit). The warp runs pcs 0-14 (through load 1); after load k the
+     * run-ahead split runs load k + 1 (6) and the fall-behind split the
+     * loads after k and the tail: {8-15} 21, {4-7} 15, {2,3} 9, {1} 3;
+     * {0-7}, {0-3}, {0,1} 6 each, {0} 3: 15 + 21 + 15 + 9 + 3 + 18 + 3 */
+    cr_expect_eq(chip_counter(&r.cr, "sm0", "warp_insts"), 84);
+    expect_same(r.t, 2, 4, "t");
+    expect_same(r.t, 4, 8, "t");
+    expect_same(r.t, 8, 16, "t");
+    cr_expect_lt(r.t[0] - r.t0[0], 100);
+    cr_expect_geq(r.t[1] - r.t[0], 100);
+    cr_expect_lt(r.t[0], r.t[2]);
+    cr_expect_lt(r.t[0], r.t[4]);
+    cr_expect_lt(r.t[0], r.t[8]);
+    chip_run_free(&r.cr);
+}
+
 /* Two trips of a loop around the divergent load; each trip stores the
  * clock after the load in t[16 x trip + thread], then spins 50 x 3 = 150
  * cycles (longer than the fill of B, 100 cycles of DRAM alone). */
