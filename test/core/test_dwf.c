@@ -251,3 +251,16 @@ Test(dwf, dmaj_starves_a_minority_path)
     cr_expect_gt(maj.first_minor, maj.last_loop, "DMaj: minority path after the whole loop");
     cr_expect_lt(time.first_minor, time.last_loop, "DTime: minority path during the loop");
 }
+
+/* DMin ([T] 4.3: the pc with the fewest threads first) on the same kernel:
+ * when warp 0's branch writes back, thread 0 alone forms the pc-8 group;
+ * every other pc in the pool then holds at least warp 0's other 3 threads
+ * (pc 4) or a whole warp of 4 (pcs 0-3), so pc 8 is the minimum and issues
+ * at the next issue, in the loop's first iteration: before the last
+ * loop-body issue, the opposite of DMaj. */
+Test(dwf, dmin_issues_the_minority_path_first)
+{
+    minority_out min;
+    harness_fork(minority_child, (void *)"core.dwf_policy=min", &min, sizeof min);
+    cr_expect_lt(min.first_minor, min.last_loop, "DMin: minority path during the loop");
+}

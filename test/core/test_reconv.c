@@ -1,6 +1,9 @@
 /* Reconvergence policies on one divergent warp (32 threads): even threads
  * take the branch at pc 3 (pcs 6, 7), odd ones fall through (pcs 4, 5);
  * both paths meet at pc 8, the branch's IPDOM. Barrel, depth 7. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
 
 static const char *k_ifelse =
@@ -203,6 +206,108 @@ Test(reconv, dwf_heap_overflow_as_configured)
     o = run_two_warps("core.dwf_heap_entries=1", "core.dwf_heap=infinite");
     cr_expect_eq(o.overflows, 0u);
     cr_expect_eq(o.heap_max, 2u);
+}
+
+/* The issue trace of k_ifelse under DWF with the given settings, for the
+ * tests below that need more of it than two_warps keeps. */
+typedef struct dwf_trace {
+    unsigned nlog;
+    issue_rec log[40];
+    uint64_t bank_cycles, port_waits, lookups;
+} dwf_trace;
+
+static void dwf_trace_child(void *ctx, void *out)
+{
+    const char *const *opt = ctx;   /* threads ("32"/"64"), then settings */
+    dwf_trace *o = out;
+    unsigned n = (unsigned)atoi(opt[0]);
+    harness *h = harness_new(opt + 1);
+    harness_launch(h, k_ifelse, 1, n, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < n; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 100 : 2 * i, "out[%u]", i);
+    memset(o, 0, sizeof *o);
+    o->nlog = h->nlog < 40 ? h->nlog : 40;
+    memcpy(o->log, h->log, o->nlog * sizeof o->log[0]);
+    o->bank_cycles = harness_counter(h, "sm0", "dwf_bank_conflict_cycles");
+    o->port_waits = harness_counter(h, "sm0", "dwf_lut_port_waits");
+    o->lookups = harness_counter(h, "sm0", "dwf_lut_lookups");
+    harness_free(h);
+}
+
+static dwf_trace run_dwf_trace(const char *const *opt)
+{
+    dwf_trace o;
+    harness_fork(dwf_trace_child, (void *)opt, &o, sizeof o);
+    return o;
+}
+
+/* The first issue of pc in the trace; -1 if none. */
+static int first_issue(const dwf_trace *o, uint32_t pc)
+{
+    for (unsigned i = 0; i < o->nlog; i++)
+        if (o->log[i].pc == pc)
+            return (int)i;
+    return -1;
+}
+
+Test(reconv, dwf_register_bank_conflict_holds_the_issue)
+{
+    /* core.dwf_rf = banks (Fung's DWF thesis, Fig. 4.2c): threads go to any
+     * lane, and a warp with m threads of one home lane holds the issue m - 1
+     * more scheduler cycles (here 1 cycle: warps of 32 on 32 lanes). Two
+     * warps of k_ifelse under DPC (worked as in dwf_majority_drains_its_pc_
+     * first): at 38 warp 0's groups start a pc-6 and a pc-4 warp on lanes
+     * 0-15 (ideal placement: the lowest free lanes) and pc 4 issues; at 39
+     * warp 1's even threads fill lanes 16-31 of the waiting pc-6 warp and
+     * its odd ones start a new pc-4 warp, issued at 39; the full pc-6 warp
+     * issues at 40. Without swizzling warp 1's even threads have the same
+     * home lanes as warp 0's (tid mod 32, all even): two threads per home
+     * lane, one extra cycle, so the warp's write-back and its pc-7 issue
+     * come at 48, not 47. The same 32 threads then stay together at pcs 7,
+     * 8 and 9 (the odd halves reach pc 8 at 52 and 53 and issue alone):
+     * 4 conflicting issues (the exit frees the warp before it is charged),
+     * 4 cycles. Swizzled, warp 1's even threads sit on odd home lanes: no
+     * conflict, pc 7 at 47. */
+    const char *off[] = {"64", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                         "core.dwf_swizzle=false", NULL};
+    dwf_trace o = run_dwf_trace(off);
+    cr_assert_gt(o.nlog, 10u);
+    expect_rec(&o.log[8], 38, 4, 0xFFFFu);
+    expect_rec(&o.log[9], 39, 4, 0xFFFFu);
+    expect_rec(&o.log[10], 40, 6, UINT32_MAX);
+    int i7 = first_issue(&o, 7);
+    cr_assert_geq(i7, 0);
+    expect_rec(&o.log[i7], 48, 7, UINT32_MAX);
+    cr_expect_eq(o.bank_cycles, 4u);
+    const char *on[] = {"64", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                        "core.dwf_swizzle=true", NULL};
+    o = run_dwf_trace(on);
+    expect_rec(&o.log[10], 40, 6, UINT32_MAX);
+    i7 = first_issue(&o, 7);
+    cr_assert_geq(i7, 0);
+    expect_rec(&o.log[i7], 47, 7, UINT32_MAX);
+    cr_expect_eq(o.bank_cycles, 0u);
+}
+
+Test(reconv, dwf_lut_lookups_per_scheduler_cycle)
+{
+    /* One warp (as dwf_forms_both_paths_without_waiting): the branch writes
+     * back at 38 as two thread groups. With the default 2 LUT lookups per
+     * scheduler cycle both are looked up at 38; with 1 the odd group waits
+     * a scheduler cycle (1 pipeline cycle here) at write-back: one wait,
+     * counted once. The odd group would have issued at 39 anyway (one
+     * warp a cycle), so the trace and the 13 lookups are the same. */
+    const char *two[] = {"32", "core.reconv=dwf", NULL};
+    const char *one[] = {"32", "core.reconv=dwf", "core.dwf_lut_lookups=1", NULL};
+    dwf_trace a = run_dwf_trace(two), b = run_dwf_trace(one);
+    cr_expect_eq(a.port_waits, 0u);
+    cr_expect_eq(b.port_waits, 1u);
+    cr_expect_eq(a.lookups, 13u);
+    cr_expect_eq(b.lookups, 13u);
+    cr_assert_eq(b.nlog, 14u);
+    expect_rec(&b.log[4], 38, 6, EVEN);
+    expect_rec(&b.log[5], 39, 4, ODD);
 }
 
 /* A loop whose trip count is the lane's tid % 4 + 1: PDOM keeps the
