@@ -42,8 +42,11 @@ void dacache_ctl_init(dacache_ctl *d, unsigned fcw, unsigned fcw_min, bool dynam
     memset(d, 0, sizeof *d);
     fcw_init(&d->fcw, fcw, fcw_min);
     d->dynamic = dynamic;
+    d->static_fcw = fcw;
     d->coherent = coherent;
 }
+
+unsigned dacache_ctl_fcw(const dacache_ctl *d) { return d->dynamic ? d->fcw.fcw : d->static_fcw; }
 
 static dacache_clp_entry *clp_find(const dacache_ctl *d, uint32_t pc)
 {

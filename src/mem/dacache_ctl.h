@@ -57,6 +57,7 @@ typedef struct dacache_clp_entry {
 typedef struct dacache_ctl {
     fcw_state fcw;
     bool dynamic;           /* dynamic partitioning (else FCW stays) */
+    unsigned static_fcw;    /* a static region's warps, unclamped (StaticN: 2N) */
     bool coherent;          /* coherent-load prioritisation and small-divergent MRU */
     uint16_t top_warp;      /* the sampled warp: last load issued at priority 0 */
     bool have_top;
@@ -81,6 +82,10 @@ enum dacache_class dacache_ctl_classify(dacache_ctl *d, uint32_t pc, uint16_t wa
 void dacache_ctl_evicted(dacache_ctl *d, uint64_t line, uint16_t warp, uint32_t pc);
 /* A coherent load at `pc` missed on `line`: a victim-cache hit sets its flag. */
 void dacache_ctl_missed(dacache_ctl *d, uint64_t line, uint32_t pc);
+/* The warps the locality region holds: FCW under dynamic partitioning, the
+ * static region's region x sets / 32 otherwise (0 for Static0, where
+ * fcw_init's FCW_min clamp would claim 2 warps the placement never uses). */
+unsigned dacache_ctl_fcw(const dacache_ctl *d);
 /* Whether the CLP flags `pc` as having locality. */
 bool dacache_ctl_locality(const dacache_ctl *d, uint32_t pc);
 

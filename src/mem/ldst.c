@@ -354,8 +354,9 @@ void ldst_finish(ldst *u, des_time end)
                       "mean intra-warp concentration of the loads (Wang Eq 3.1; 1 is ideal)",
                       n ? u->cst.iwc_sum / (double)n : 0.0);
         if (u->dc) {
-            stats_derived(u->st, u->l1name, "dacache_fcw", "warps", "DaCache: FCW at the end",
-                          (double)u->dc->fcw.fcw);
+            stats_derived(u->st, u->l1name, "dacache_fcw", "warps",
+                          "DaCache: FCW at the end (static partition: its region's warps)",
+                          (double)dacache_ctl_fcw(u->dc));
             stats_derived(u->st, u->l1name, "dacache_mean_fcw", "warps",
                           "DaCache: mean FCW over the retired divergent loads",
                           u->fcw_samples ? (double)u->fcw_sum / (double)u->fcw_samples : 0.0);
@@ -415,11 +416,12 @@ static void respond(ldst *u, uint32_t slot, des_time t)
     ldst_inst *in = &u->inst[slot];
     if (in->op == MEM_LOAD) {
         coalesce_count_mpli(&u->cst, &u->co, in->accesses, in->misses);
-        if (u->dc && u->dc->dynamic && coalesce_is_divergent(&u->co, in->accesses)) {
+        if (u->dc && coalesce_is_divergent(&u->co, in->accesses)) {
             /* FCW's units are SM-wide warps: a priority stands for N_sched warps */
             const cache_params *cp = cache_get_params(u->l1);
-            fcw_retire(&u->dc->fcw, in->prio * cp->dacache_schedulers, in->misses == 0);
-            u->fcw_sum += u->dc->fcw.fcw;
+            if (u->dc->dynamic)
+                fcw_retire(&u->dc->fcw, in->prio * cp->dacache_schedulers, in->misses == 0);
+            u->fcw_sum += dacache_ctl_fcw(u->dc);
             u->fcw_samples++;
         }
         if (u->fb && coalesce_is_divergent(&u->co, in->accesses)) {

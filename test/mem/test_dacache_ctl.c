@@ -293,3 +293,33 @@ Test(dacache_ctl, unconstrained_replaces_in_locality_region)
     cr_expect_eq(cache_stack_pos(c, SET0(8)), 0);
     cache_free(c);
 }
+
+/* The FCW the statistics report (dacache_ctl_fcw). Static partitions keep
+ * their region: the LD/ST unit starts the controller at region x sets / 32
+ * warps, so on the Fermi L1D (32 sets) StaticN's 2N ways are 2N SM-wide
+ * warps: Static0 reports 0 and Static2 (4 ways) 4, although fcw_init clamps
+ * its own FCW to FCW_min = 2 (which static placement never reads), and
+ * retiring loads do not train it. Dynamic partitioning reports the trained
+ * FCW: started at 0 it is clamped to 2, and 127 partially cached loads at
+ * priority 0 (CNT 128 - 127 x (2 - 0) <= 0 on the 64th) cannot lower it below
+ * FCW_min, so it stays 2. */
+Test(dacache_ctl, reported_fcw_static_and_dynamic)
+{
+    dacache_ctl d;
+    dacache_ctl_init(&d, 0, 2, false, true);
+    cr_expect_eq(dacache_ctl_fcw(&d), 0);
+    cr_expect_eq(d.fcw.fcw, 2);
+    dacache_ctl_init(&d, 4, 2, false, true);
+    cr_expect_eq(dacache_ctl_fcw(&d), 4);
+    dacache_ctl_init(&d, 6, 2, false, true);
+    cr_expect_eq(dacache_ctl_fcw(&d), 6);
+    dacache_ctl_init(&d, 0, 2, true, true);
+    cr_expect_eq(dacache_ctl_fcw(&d), 2);
+    for (unsigned i = 0; i < 127; i++)
+        fcw_retire(&d.fcw, 0, false);
+    cr_expect_eq(dacache_ctl_fcw(&d), 2);
+    dacache_ctl_init(&d, 4, 2, true, true);
+    fcw_retire(&d.fcw, 0, false);   /* CNT 128 - 4 = 124: FCW stays 4 */
+    cr_expect_eq(d.fcw.cnt, 124);
+    cr_expect_eq(dacache_ctl_fcw(&d), 4);
+}
