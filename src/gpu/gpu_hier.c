@@ -164,6 +164,7 @@ static void build_units(gpu_hier *h, gpu *g)
         h->units[i] = u;
         ldst_set_atomic_rate(u, cfg_float(g->cfg, "l1d.atomic_lanes_per_cycle"));
         ldst_set_hit_interval(u, (unsigned)cfg_int(g->cfg, "l1d.warp_hit_interval"));
+        ldst_set_hit_bytes(u, (unsigned)cfg_int(g->cfg, "l1d.hit_bytes_per_cycle"));
         ldst_set_accesses_per_cycle(u, (unsigned)cfg_int(g->cfg, "l1d.accesses_per_cycle"));
         if (h->near) {   /* SMs 0 .. n/2-1 near partition 0 (the real grouping is not published) */
             h->near[i] = (near_route){h, i / ((g->nsms + 1) / 2)};

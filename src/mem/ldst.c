@@ -105,6 +105,12 @@ struct ldst {
      * may be ready (grown on demand to the warp slots seen). */
     unsigned hit_interval, nhit_free;
     uint64_t *hit_free;
+    /* With hit_bytes > 0, the L1 returns at most hit_bytes bytes of hit
+     * data per core cycle to the whole SM (each hit its touched sectors, in
+     * the order the L1 looked them up); ret_free is the first free byte slot
+     * in units of cycle * hit_bytes. */
+    unsigned hit_bytes;
+    uint64_t ret_free;
     /* An atomic access holds the L1 port one cycle per atomic_rate lanes:
      * the next access waits for port_free (core cycle). */
     double atomic_rate;
@@ -242,6 +248,8 @@ void ldst_invalidate_l1(ldst *u) { cache_invalidate_clean(u->l1); }
 
 void ldst_set_hit_interval(ldst *u, unsigned cycles) { u->hit_interval = cycles; }
 
+void ldst_set_hit_bytes(ldst *u, unsigned bytes_per_cycle) { u->hit_bytes = bytes_per_cycle; }
+
 void ldst_set_accesses_per_cycle(ldst *u, unsigned n) { u->ports = n ? n : 1; }
 
 void ldst_set_load_route(ldst *u, ldst_route_fn route, const void *ctx)
@@ -275,6 +283,18 @@ static uint64_t warp_hit_ready(ldst *u, unsigned w, uint64_t ready)
     ready = MAX(ready, u->hit_free[w]);
     u->hit_free[w] = ready + u->hit_interval;
     return ready;
+}
+
+/* The ready cycle of a hit of `bytes` whose data the L1 has at `ready`,
+ * through the SM's return path of hit_bytes bytes per cycle: the cycle that
+ * carries its last byte (a hit alone on the path keeps its latency). */
+static uint64_t hit_return_ready(ldst *u, uint64_t ready, unsigned bytes)
+{
+    if (!u->hit_bytes)
+        return ready;
+    uint64_t start = MAX(ready * u->hit_bytes, u->ret_free);
+    u->ret_free = start + bytes;
+    return (u->ret_free - 1) / u->hit_bytes;
 }
 
 void ldst_set_feedback(ldst *u, mem_feedback *fb, unsigned fcw_min)
@@ -810,7 +830,9 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
             if (r.outcome != CACHE_BYPASSED && cache_get_params(u->l1)->write == CACHE_WRITE_BACK)
                 complete_access(u, u->cur, t);
         } else if (r.outcome == CACHE_HIT) {
-            push_hit(u, warp_hit_ready(u, u->req.warp, r.ready), u->cur, a->line);
+            uint64_t ready = warp_hit_ready(u, u->req.warp, r.ready);
+            ready = hit_return_ready(u, ready, (unsigned)sg_popcount32(a->sectors) * u->co.sector_bytes);
+            push_hit(u, ready, u->cur, a->line);
         } else if (r.outcome == CACHE_MISS || r.outcome == CACHE_BYPASSED) {
             u->inst[u->cur].misses++;       /* completes on its fill or reply */
             if (u->inst[u->cur].lpc && r.outcome == CACHE_MISS)

@@ -43,6 +43,9 @@ void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle);
 /* One warp's L1 hits return at most one line per `cycles` core cycles
  * (0: no limit, each hit ready hit_latency after its access). */
 void ldst_set_hit_interval(ldst *u, unsigned cycles);
+/* The L1 returns at most `bytes_per_cycle` bytes of hit data (each hit's
+ * touched sectors) per core cycle to the SM (0: no limit). */
+void ldst_set_hit_bytes(ldst *u, unsigned bytes_per_cycle);
 /* Empties the L1 of its clean lines (a kernel launch: l1d.launch_invalidate). */
 void ldst_invalidate_l1(ldst *u);
 /* The L1 takes up to n accesses (lines) of the instruction in the unit per
