@@ -94,6 +94,10 @@ static bool read_params(gpu_hier *h, gpu *g, GError **err)
     if (h->l2parts == 2 && h->parts % 2)
         return input_error(err, "%s: l2.partitions = 2 needs an even dram.channels (%u here)",
                            cfg_origin(g->cfg, "l2.partitions"), h->parts);
+    /* Copies would never get an MSHR: every far-homed load refused for good. */
+    if (h->l2parts == 2 && (unsigned)cfg_int(g->cfg, "l2.home_mshr_reserve") >= h->l2p.mshr_entries)
+        return input_error(err, "%s: l2.home_mshr_reserve must be below l2.mshr_entries (%u here)",
+                           cfg_origin(g->cfg, "l2.home_mshr_reserve"), h->l2p.mshr_entries);
     xbar_params_from_config(&h->xp, g->cfg);
     return true;
 }
@@ -256,9 +260,11 @@ static void build_peer_links(gpu_hier *h, gpu *g)
         rep[k] = gpu_port(name, sizeof(mem_pkt), cap, l2c, far / 2, l2slice_actor(h->l2[m]),
                           l2slice_actor(h->l2[k]));
     }
+    unsigned keep = (unsigned)cfg_int(g->cfg, "l2.home_mshr_reserve");
     for (unsigned k = 0; k < n; k++) {
         unsigned m = (k + n / 2) % n;
         l2slice_connect_peer(h->l2[k], req[k], rep[k], req[m], rep[m], route, h);
+        l2slice_set_home_reserve(h->l2[k], keep);
     }
     g_free(req);
     g_free(rep);

@@ -41,6 +41,7 @@ struct l2slice {
     des_port *peer_out, *peer_in, *peer_req_in, *peer_rep_out;
     l2slice_home_fn home;
     const void *home_ctx;
+    unsigned home_reserve;  /* MSHR entries a copy's miss may not take */
     GArray *reqs;           /* l2_req, grown rarely */
     int free_head;
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
@@ -115,6 +116,11 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
 {
     s->partial_write_cycles = cycles ? cycles : 1;
+}
+
+void l2slice_set_home_reserve(l2slice *s, unsigned entries)
+{
+    s->home_reserve = entries;
 }
 
 des_actor *l2slice_actor(l2slice *s) { return s->actor; }
@@ -389,6 +395,12 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD,
                       .seg32 = store ? m->sectors : 0, .partial32 = store ? m->partial : 0};
+    /* A copy's miss waits on the other partition's home slice, whose own
+     * copies may wait on this one: copies never take the last home_reserve
+     * MSHR entries, so the other partition's misses (and this slice's own)
+     * always find one once the DRAM-bound entries drain (docs/chip.md). */
+    if (s->home_reserve && in == s->req_in && m->op == MEM_LOAD && s->home(s->home_ctx, m->addr) != s->index)
+        a.mshr_keep = (uint16_t)s->home_reserve;
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);
@@ -396,6 +408,13 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         a.requester = slot;
     }
     cache_result r = cache_try_access(s->c, &a, c);
+    if (s->home_reserve && in == s->peer_req_in && r.outcome == CACHE_FAIL && r.fail == CACHE_FAIL_SET_ALL_RESERVED) {
+        /* Every way of the set awaits a fill, perhaps all copies waiting on
+         * the other partition: serve its miss uncached (the reply goes back
+         * from DRAM without filling here) rather than wait on them. */
+        a.bypass = true;
+        r = cache_try_access(s->c, &a, c);
+    }
     if (in == s->req_in) {
         s->blocked = r.outcome == CACHE_FAIL;
         s->changed = false;

@@ -31,6 +31,11 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles);
+/* Two L2 partitions: a load of a line homed in the other partition (a copy)
+ * that misses and needs a new MSHR entry is refused unless more than
+ * `entries` are free; the rest are kept for this slice's own lines, among
+ * them the other partition's misses (0, the default: no reserve). */
+void l2slice_set_home_reserve(l2slice *s, unsigned entries);
 des_actor *l2slice_actor(l2slice *s);
 void l2slice_connect_xbar(l2slice *s, des_port *req_in, des_port *reply_out);
 void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in);
