@@ -31,6 +31,11 @@ struct l2slice {
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
+    bool atomic_forward;    /* ops on the word the unit updated last follow at atomic_same */
+    double atomic_last;     /* start of the unit's last op, ... */
+    uint64_t atomic_line;   /* ... its line and word (valid when atomic_one_word) */
+    uint8_t atomic_word;
+    bool atomic_one_word;
     unsigned partial_write_cycles;
     uint64_t port_free;     /* L2 cycle the slice takes its next request (a partial write holds it) */
     cache *c;
@@ -107,10 +112,11 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     return s;
 }
 
-void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles)
+void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles, bool forward)
 {
     s->atomic_rate = ops_per_cycle;
     s->atomic_same = same_address_cycles;
+    s->atomic_forward = forward;
 }
 
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
@@ -247,13 +253,24 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
  * that; the reply is ready atomic_latency after it. Returns the reply's
  * L2 cycle. (GPGPU-Sim executes an atomic's lanes one by one at the ROP
  * too; a fixed per-request cost made a 32-lane same-address atomic as cheap
- * as a 1-lane one: docs/correlation.md.) */
+ * as a 1-lane one: docs/correlation.md.)
+ * With forwarding, a request whose lanes all hit one word runs them
+ * `atomic_same` apart (each takes the previous result, not a new read at
+ * the unit's rate), and starts `atomic_same` after the unit's last op when
+ * that op was on the same word. */
 static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
 {
     double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
-    double start = MAX((double)c, s->atomic_free);
-    double last = start + MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    bool one_word = s->atomic_forward && h >= n;
+    bool follows = one_word && s->atomic_one_word && s->atomic_line == m->addr && s->atomic_word == m->hot_word;
+    double start = MAX((double)c, follows ? s->atomic_last + s->atomic_same : s->atomic_free);
+    double span = one_word ? (n - 1) * s->atomic_same : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    double last = start + span;
     s->atomic_free = last + 1 / s->atomic_rate;
+    s->atomic_last = last;
+    s->atomic_line = m->addr;
+    s->atomic_word = m->hot_word;
+    s->atomic_one_word = one_word;
     s->atomic_ops += (uint64_t)n;
     return (uint64_t)ceil(last) + s->atomic_latency;
 }

@@ -28,9 +28,9 @@ typedef struct atomic_result {
 /* `threads` threads, thread t adds 1 to word (t & mask) of the array,
  * with the overrides l2.atomic_ops_per_cycle = `rate`,
  * l2.atomic_same_address_cycles = `same` and l1d.atomic_lanes_per_cycle =
- * `l1` (NULL: the default). */
-static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *rate, const char *same,
-                                   const char *l1)
+ * `l1` (NULL: the default), and l2.atomic_forward = true when `forward`. */
+static atomic_result run_atomic_at(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1, bool forward)
 {
     char *k = g_strdup_printf(".kernel at\n.data a u32[64] = zero\n    mov r1, %%tid.x\n"
                               "    and r1, r1, %u\n    shl r2, r1, 2\n"
@@ -40,8 +40,10 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
     char *r = rate ? g_strdup_printf("l2.atomic_ops_per_cycle=%s", rate) : NULL;
     char *s = same ? g_strdup_printf("l2.atomic_same_address_cycles=%s", same) : NULL;
     char *l = l1 ? g_strdup_printf("l1d.atomic_lanes_per_cycle=%s", l1) : NULL;
-    char *sets[4] = {NULL, NULL, NULL, NULL};
+    char *sets[5] = {NULL, NULL, NULL, NULL, NULL};
     unsigned n = 0;
+    if (forward)
+        sets[n++] = "l2.atomic_forward=true";
     if (r)
         sets[n++] = r;
     if (s)
@@ -64,6 +66,12 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
     g_free(s);
     g_free(l);
     return a;
+}
+
+static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1)
+{
+    return run_atomic_at(threads, mask, rate, same, l1, false);
 }
 
 static atomic_result run_atomic(unsigned threads, unsigned mask, const char *rate, const char *same)
@@ -147,4 +155,50 @@ Test(chip_atomic, the_ldst_passes_atomic_lanes_at_its_rate)
     cr_expect_eq(a.requests, 2);
     cr_expect_float_eq(a.l2_latency, 171, 1e-9, "%g", a.l2_latency);
     cr_expect_float_eq(a.miss_latency, 91, 1e-9, "%g", a.miss_latency);
+}
+
+/* Forwarding (l2.atomic_forward = true), R = 0.5, S = 1.5. One word, 32
+ * lanes (h = n): the lanes follow one another S apart whatever R, last at
+ * 158 + 31 * 1.5 = 204.5 -> 205, reply 209: 203 cycles after acceptance
+ * (without forwarding the rate binds: 158 + max(62, 46.5) = 220: 218). */
+Test(chip_atomic, forwarded_word_lanes_ignore_the_unit_rate)
+{
+    atomic_result a = run_atomic_at(32, 0, "0.5", "1.5", NULL, true);
+    cr_expect_eq(a.lane_ops, 32);
+    cr_expect_float_eq(a.l2_latency, 203, 1e-9, "%g", a.l2_latency);
+}
+
+Test(chip_atomic, without_forwarding_the_rate_binds_one_word)
+{
+    atomic_result a = run_atomic(32, 0, "0.5", "1.5");
+    cr_expect_float_eq(a.l2_latency, 218, 1e-9, "%g", a.l2_latency);
+}
+
+/* Two warps on the same word (as a_later_request_waits_for_the_unit: both
+ * have their data at 158, warp 1's accepted at cycle 8), forwarding, R =
+ * 0.5, S = 1.5: warp 0's last op at 204.5 (203 cycles, above); warp 1's
+ * is on the word the unit updated last, so it starts S later, at 206, not
+ * at the unit's free cycle 204.5 + 1/R = 206.5: last at 206 + 46.5 =
+ * 252.5 -> 253, reply 257: 249. Mean (203 + 249) / 2 = 226. */
+Test(chip_atomic, a_request_on_the_last_word_follows_it)
+{
+    atomic_result a = run_atomic_at(64, 0, "0.5", "1.5", NULL, true);
+    cr_expect_eq(a.requests, 2);
+    cr_expect_float_eq(a.l2_latency, 226, 1e-9, "%g", a.l2_latency);
+}
+
+/* Forwarding leaves requests on several words as they were: 32 distinct
+ * words at R = 2 as distinct_addresses_go_at_the_unit_rate (172), two
+ * words of 16 lanes at R = 1, S = 3 as the_busiest_address_sets_the_chain
+ * (201). */
+Test(chip_atomic, forwarding_leaves_several_words_alone)
+{
+    atomic_result d = run_atomic_at(32, 31, "2", NULL, NULL, true);
+    cr_expect_float_eq(d.l2_latency, 172, 1e-9, "%g", d.l2_latency);
+}
+
+Test(chip_atomic, forwarding_leaves_two_words_alone)
+{
+    atomic_result d = run_atomic_at(32, 1, "1", "3", NULL, true);
+    cr_expect_float_eq(d.l2_latency, 201, 1e-9, "%g", d.l2_latency);
 }
