@@ -245,6 +245,29 @@ static void run_crossing_pairs(chip_run *cr, const char *l2)
     g_free(lt);
 }
 
+/* run_crossing_pairs with `l2` completes: each SM's two line accesses, two
+ * far requests sent and two served by each slice, `uncached` of them
+ * served uncached; with none uncached, each slice refused a copy for want
+ * of an MSHR at least once. */
+static void expect_crossing_pairs_complete(const char *l2, unsigned uncached)
+{
+    chip_run cr;
+    run_crossing_pairs(&cr, l2);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "accesses"), 2);
+    cr_expect_eq(chip_counter(&cr, "sm1.ldst", "accesses"), 2);
+    for (unsigned i = 0; i < 2; i++) {
+        char b[8];
+        snprintf(b, sizeof b, "l2s%u", i);
+        cr_expect_eq(chip_counter(&cr, b, "far_requests"), 2, "%s", b);
+        cr_expect_eq(chip_counter(&cr, b, "far_served"), 2, "%s", b);
+        cr_expect_eq(chip_counter(&cr, b, "bypassed"), uncached, "%s", b);
+        if (!uncached)
+            cr_expect_geq(chip_counter(&cr, b, "fail_mshr_full"), 1, "%s", b);
+    }
+    chip_run_free(&cr);
+}
+
 Test(chip_l2_partitions, copies_holding_every_mshr_deadlock_without_reserve)
 {
     /* l2.mshr_entries = 2, no reserve. Both lines of each SM miss their
@@ -274,20 +297,7 @@ Test(chip_l2_partitions, reserved_mshrs_keep_copies_from_deadlocking)
      * answers, the first copy fills, and the second copy then goes the same
      * way. Every load completes: two far requests sent and served by each
      * slice, at least one MSHR refusal in each, nothing served uncached. */
-    chip_run cr;
-    run_crossing_pairs(&cr, "mshr_entries = 2\nhome_mshr_reserve = 1\n");
-    cr_assert(cr.ok, "%s", cr.error);
-    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "accesses"), 2);
-    cr_expect_eq(chip_counter(&cr, "sm1.ldst", "accesses"), 2);
-    for (unsigned i = 0; i < 2; i++) {
-        char b[8];
-        snprintf(b, sizeof b, "l2s%u", i);
-        cr_expect_eq(chip_counter(&cr, b, "far_requests"), 2, "%s", b);
-        cr_expect_eq(chip_counter(&cr, b, "far_served"), 2, "%s", b);
-        cr_expect_geq(chip_counter(&cr, b, "fail_mshr_full"), 1, "%s", b);
-        cr_expect_eq(chip_counter(&cr, b, "bypassed"), 0, "%s", b);
-    }
-    chip_run_free(&cr);
+    expect_crossing_pairs_complete("mshr_entries = 2\nhome_mshr_reserve = 1\n", 0);
 }
 
 Test(chip_l2_partitions, far_request_to_a_reserved_set_is_served_uncached)
@@ -301,19 +311,7 @@ Test(chip_l2_partitions, far_request_to_a_reserved_set_is_served_uncached)
      * of each slice fills, then the second. Each slice: two far requests
      * sent, two served, two of them uncached (both of the other's misses
      * found the set reserved by a copy). */
-    chip_run cr;
-    run_crossing_pairs(&cr, "sets = 1\nways = 1\nmshr_entries = 2\nhome_mshr_reserve = 1\n");
-    cr_assert(cr.ok, "%s", cr.error);
-    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "accesses"), 2);
-    cr_expect_eq(chip_counter(&cr, "sm1.ldst", "accesses"), 2);
-    for (unsigned i = 0; i < 2; i++) {
-        char b[8];
-        snprintf(b, sizeof b, "l2s%u", i);
-        cr_expect_eq(chip_counter(&cr, b, "far_requests"), 2, "%s", b);
-        cr_expect_eq(chip_counter(&cr, b, "far_served"), 2, "%s", b);
-        cr_expect_eq(chip_counter(&cr, b, "bypassed"), 2, "%s", b);
-    }
-    chip_run_free(&cr);
+    expect_crossing_pairs_complete("sets = 1\nways = 1\nmshr_entries = 2\nhome_mshr_reserve = 1\n", 2);
 }
 
 Test(chip_l2_partitions, reserve_not_below_mshr_entries_refused)
