@@ -31,9 +31,9 @@ struct l2slice {
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
-    bool atomic_forward;    /* ops on the word the unit updated last follow at atomic_same */
+    bool atomic_forward;    /* a request on the word the unit updated last follows at atomic_same */
     double atomic_last;     /* start of the unit's last op, ... */
-    uint64_t atomic_line;   /* ... its line and word (valid when atomic_one_word) */
+    uint64_t atomic_line;   /* ... its request's line and word (all its lanes on it: atomic_one_word) */
     uint8_t atomic_word;
     bool atomic_one_word;
     unsigned partial_write_cycles;
@@ -254,17 +254,19 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
  * L2 cycle. (GPGPU-Sim executes an atomic's lanes one by one at the ROP
  * too; a fixed per-request cost made a 32-lane same-address atomic as cheap
  * as a 1-lane one: docs/correlation.md.)
- * With forwarding, a request whose lanes all hit one word runs them
- * `atomic_same` apart (each takes the previous result, not a new read at
- * the unit's rate), and starts `atomic_same` after the unit's last op when
- * that op was on the same word. */
+ * With forwarding, a request whose lanes all hit the word the unit's
+ * previous request updated (all its lanes on that word too) takes the
+ * previous result instead of a new read at the unit's rate: it starts
+ * `atomic_same` after the unit's last op and runs its lanes that far
+ * apart. */
 static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
 {
     double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
-    bool one_word = s->atomic_forward && h >= n;
-    bool follows = one_word && s->atomic_one_word && s->atomic_line == m->addr && s->atomic_word == m->hot_word;
+    bool one_word = h >= n;
+    bool follows = s->atomic_forward && one_word && s->atomic_one_word && s->atomic_line == m->addr &&
+                   s->atomic_word == m->hot_word;
     double start = MAX((double)c, follows ? s->atomic_last + s->atomic_same : s->atomic_free);
-    double span = one_word ? (n - 1) * s->atomic_same : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    double span = follows ? (n - 1) * s->atomic_same : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
     double last = start + span;
     s->atomic_free = last + 1 / s->atomic_rate;
     s->atomic_last = last;

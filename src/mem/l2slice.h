@@ -26,9 +26,9 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
  * starts its lane operations, `ops_per_cycle` per L2 cycle, those on one
  * address `same_address_cycles` apart; the reply leaves `atomic_latency`
  * cycles after the last one starts. Defaults 1 and 1. With `forward`
- * (l2.atomic_forward) a request whose lanes all hit one word runs them
- * `same_address_cycles` apart whatever the rate, and follows the unit's
- * previous op that far behind when it was on the same word. */
+ * (l2.atomic_forward) a request whose lanes all hit the one word the
+ * previous request's lanes all hit starts `same_address_cycles` after the
+ * unit's last op and runs its lanes that far apart, whatever the rate. */
 void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles, bool forward);
 /* L2 cycles a store that writes part of a 32-B segment (mem_pkt.partial)
  * holds the slice's request port: the sector's old bytes read and merged

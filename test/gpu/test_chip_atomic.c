@@ -157,34 +157,36 @@ Test(chip_atomic, the_ldst_passes_atomic_lanes_at_its_rate)
     cr_expect_float_eq(a.miss_latency, 91, 1e-9, "%g", a.miss_latency);
 }
 
-/* Forwarding (l2.atomic_forward = true), R = 0.5, S = 1.5. One word, 32
- * lanes (h = n): the lanes follow one another S apart whatever R, last at
- * 158 + 31 * 1.5 = 204.5 -> 205, reply 209: 203 cycles after acceptance
- * (without forwarding the rate binds: 158 + max(62, 46.5) = 220: 218). */
-Test(chip_atomic, forwarded_word_lanes_ignore_the_unit_rate)
+/* Forwarding (l2.atomic_forward = true), R = 0.5, S = 1.5. One request of
+ * 32 lanes on one word: nothing before it on that word, so it is not
+ * forwarded and the rate binds as without forwarding: last at 158 +
+ * max(31/R = 62, 31 * 1.5) = 220, reply 224: 218 cycles after acceptance. */
+Test(chip_atomic, a_first_request_on_a_word_is_not_forwarded)
 {
     atomic_result a = run_atomic_at(32, 0, "0.5", "1.5", NULL, true);
     cr_expect_eq(a.lane_ops, 32);
-    cr_expect_float_eq(a.l2_latency, 203, 1e-9, "%g", a.l2_latency);
-}
-
-Test(chip_atomic, without_forwarding_the_rate_binds_one_word)
-{
-    atomic_result a = run_atomic(32, 0, "0.5", "1.5");
     cr_expect_float_eq(a.l2_latency, 218, 1e-9, "%g", a.l2_latency);
 }
 
 /* Two warps on the same word (as a_later_request_waits_for_the_unit: both
- * have their data at 158, warp 1's accepted at cycle 8), forwarding, R =
- * 0.5, S = 1.5: warp 0's last op at 204.5 (203 cycles, above); warp 1's
- * is on the word the unit updated last, so it starts S later, at 206, not
- * at the unit's free cycle 204.5 + 1/R = 206.5: last at 206 + 46.5 =
- * 252.5 -> 253, reply 257: 249. Mean (203 + 249) / 2 = 226. */
-Test(chip_atomic, a_request_on_the_last_word_follows_it)
+ * have their data at 158, warp 1's accepted at cycle 8), R = 0.5, S = 1.5.
+ * Warp 0's request as above: last op at 220, reply 224 (218), the unit
+ * free at 220 + 1/R = 222. Forwarded, warp 1's request (its 32 lanes on
+ * the word warp 0's updated) starts S after that last op, at 221.5, and
+ * runs its lanes S apart: last at 221.5 + 46.5 = 268, reply 272: 264.
+ * Mean (218 + 264) / 2 = 241. Without forwarding it starts at 222 and the
+ * rate binds: last at 284, reply 288: 280, mean 249. */
+Test(chip_atomic, a_request_on_the_last_word_is_forwarded)
 {
     atomic_result a = run_atomic_at(64, 0, "0.5", "1.5", NULL, true);
     cr_expect_eq(a.requests, 2);
-    cr_expect_float_eq(a.l2_latency, 226, 1e-9, "%g", a.l2_latency);
+    cr_expect_float_eq(a.l2_latency, 241, 1e-9, "%g", a.l2_latency);
+}
+
+Test(chip_atomic, without_forwarding_the_rate_binds_the_second_request)
+{
+    atomic_result a = run_atomic(64, 0, "0.5", "1.5");
+    cr_expect_float_eq(a.l2_latency, 249, 1e-9, "%g", a.l2_latency);
 }
 
 /* Forwarding leaves requests on several words as they were: 32 distinct
