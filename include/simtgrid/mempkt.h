@@ -23,6 +23,7 @@ typedef struct mem_pkt {
      * one address (they serialize there). 0 reads as 1 (other senders). */
     uint8_t lanes;
     uint8_t hot_lanes;
+    uint8_t hot_word;      /* that address's 4-B word in the line (mod 256) */
     /* A write: its 32-B segments holding only some of their bytes (a DRAM
      * without a data mask reads them first: dram.write_mask). */
     uint8_t partial;

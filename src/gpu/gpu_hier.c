@@ -94,6 +94,10 @@ static bool read_params(gpu_hier *h, gpu *g, GError **err)
     if (h->l2parts == 2 && h->parts % 2)
         return input_error(err, "%s: l2.partitions = 2 needs an even dram.channels (%u here)",
                            cfg_origin(g->cfg, "l2.partitions"), h->parts);
+    /* Copies would never get an MSHR: every far-homed load refused for good. */
+    if (h->l2parts == 2 && (unsigned)cfg_int(g->cfg, "l2.home_mshr_reserve") >= h->l2p.mshr_entries)
+        return input_error(err, "%s: l2.home_mshr_reserve must be below l2.mshr_entries (%u here)",
+                           cfg_origin(g->cfg, "l2.home_mshr_reserve"), h->l2p.mshr_entries);
     xbar_params_from_config(&h->xp, g->cfg);
     return true;
 }
@@ -226,7 +230,8 @@ static void build_partitions(gpu_hier *h, gpu *g)
             snprintf(name, sizeof name, "l2s%u", sl);
             l2slice *l = l2slice_new(g->engine, name, sl, &h->l2p, atomic_lat, l2c, g->st);
             l2slice_set_atomic_unit(l, cfg_float(g->cfg, "l2.atomic_ops_per_cycle"),
-                                    cfg_float(g->cfg, "l2.atomic_same_address_cycles"));
+                                    cfg_float(g->cfg, "l2.atomic_same_address_cycles"),
+                                    cfg_bool(g->cfg, "l2.atomic_forward"));
             l2slice_set_partial_write_cycles(l, (unsigned)cfg_int(g->cfg, "l2.partial_write_cycles"));
             h->l2[sl] = l;
             l2slice_connect_xbar(l, gpu_link_xbar_out(h->req, sl, l2slice_actor(l), &h->rq, icnt),
@@ -257,9 +262,11 @@ static void build_peer_links(gpu_hier *h, gpu *g)
         rep[k] = gpu_port(name, sizeof(mem_pkt), cap, l2c, far / 2, l2slice_actor(h->l2[m]),
                           l2slice_actor(h->l2[k]));
     }
+    unsigned keep = (unsigned)cfg_int(g->cfg, "l2.home_mshr_reserve");
     for (unsigned k = 0; k < n; k++) {
         unsigned m = (k + n / 2) % n;
         l2slice_connect_peer(h->l2[k], req[k], rep[k], req[m], rep[m], route, h);
+        l2slice_set_home_reserve(h->l2[k], keep);
     }
     g_free(req);
     g_free(rep);

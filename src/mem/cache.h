@@ -128,6 +128,8 @@ typedef struct cache_access {
                             * these (sent down in its write); 0 = all of `sectors` */
     uint32_t partial32;    /* a store: the 32-B segments it writes only in part
                             * (coalesce_partial32) */
+    uint16_t mshr_keep;    /* a miss needing a new MSHR entry fails (MSHR_FULL) unless
+                            * more than this many are free: entries kept for others */
 } cache_access;
 
 typedef struct cache_result {

@@ -9,7 +9,7 @@
  *                          miss-queue room for the request and a dirty
  *                          victim's write-back (MISS_QUEUE_FULL), then an
  *                          entry to merge into (MSHR_MERGE_LIMIT) or a free
- *                          one (MSHR_FULL).
+ *                          one (MSHR_FULL; more than a->mshr_keep free).
  * A failed access changes nothing but the failure counters, so the caller
  * replays it as is. A pending hit needs no miss-queue room (GPGPU-Sim also
  * rejects it when the queue is full; it sends nothing, so we do not). */
@@ -132,7 +132,7 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
         return fail(c, r, CACHE_FAIL_MISS_QUEUE_FULL);
     if (e >= 0 && !mshr_can_merge(c->mshr, e))
         return fail(c, r, CACHE_FAIL_MSHR_MERGE_LIMIT);
-    if (e < 0 && !mshr_has_free(c->mshr))
+    if (e < 0 && mshr_in_use(c->mshr) + a->mshr_keep >= mshr_capacity(c->mshr))
         return fail(c, r, CACHE_FAIL_MSHR_FULL);
 
     /* Accepted: commit. */

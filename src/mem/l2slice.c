@@ -31,6 +31,11 @@ struct l2slice {
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
+    bool atomic_forward;    /* a request on the word the unit updated last follows at atomic_same */
+    double atomic_last;     /* start of the unit's last op, ... */
+    uint64_t atomic_line;   /* ... its request's line and word (all its lanes on it: atomic_one_word) */
+    uint8_t atomic_word;
+    bool atomic_one_word;
     unsigned partial_write_cycles;
     uint64_t port_free;     /* L2 cycle the slice takes its next request (a partial write holds it) */
     cache *c;
@@ -41,6 +46,7 @@ struct l2slice {
     des_port *peer_out, *peer_in, *peer_req_in, *peer_rep_out;
     l2slice_home_fn home;
     const void *home_ctx;
+    unsigned home_reserve;  /* MSHR entries a copy's miss may not take */
     GArray *reqs;           /* l2_req, grown rarely */
     int free_head;
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
@@ -107,15 +113,21 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     return s;
 }
 
-void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles)
+void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles, bool forward)
 {
     s->atomic_rate = ops_per_cycle;
     s->atomic_same = same_address_cycles;
+    s->atomic_forward = forward;
 }
 
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
 {
     s->partial_write_cycles = cycles ? cycles : 1;
+}
+
+void l2slice_set_home_reserve(l2slice *s, unsigned entries)
+{
+    s->home_reserve = entries;
 }
 
 des_actor *l2slice_actor(l2slice *s) { return s->actor; }
@@ -242,13 +254,26 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
  * that; the reply is ready atomic_latency after it. Returns the reply's
  * L2 cycle. (GPGPU-Sim executes an atomic's lanes one by one at the ROP
  * too; a fixed per-request cost made a 32-lane same-address atomic as cheap
- * as a 1-lane one: docs/correlation.md.) */
+ * as a 1-lane one: docs/correlation.md.)
+ * With forwarding, a request whose lanes all hit the word the unit's
+ * previous request updated (all its lanes on that word too) takes the
+ * previous result instead of a new read at the unit's rate: it starts
+ * `atomic_same` after the unit's last op and runs its lanes that far
+ * apart. */
 static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
 {
     double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
-    double start = MAX((double)c, s->atomic_free);
-    double last = start + MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    bool one_word = h >= n;
+    bool follows = s->atomic_forward && one_word && s->atomic_one_word && s->atomic_line == m->addr &&
+                   s->atomic_word == m->hot_word;
+    double start = MAX((double)c, follows ? s->atomic_last + s->atomic_same : s->atomic_free);
+    double span = follows ? (n - 1) * s->atomic_same : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    double last = start + span;
     s->atomic_free = last + 1 / s->atomic_rate;
+    s->atomic_last = last;
+    s->atomic_line = m->addr;
+    s->atomic_word = m->hot_word;
+    s->atomic_one_word = one_word;
     s->atomic_ops += (uint64_t)n;
     return (uint64_t)ceil(last) + s->atomic_latency;
 }
@@ -390,6 +415,12 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD,
                       .seg32 = store ? m->sectors : 0, .partial32 = store ? m->partial : 0};
+    /* A copy's miss waits on the other partition's home slice, whose own
+     * copies may wait on this one: copies never take the last home_reserve
+     * MSHR entries, so the other partition's misses (and this slice's own)
+     * always find one once the DRAM-bound entries drain (docs/chip.md). */
+    if (s->home_reserve && in == s->req_in && m->op == MEM_LOAD && s->home(s->home_ctx, m->addr) != s->index)
+        a.mshr_keep = (uint16_t)s->home_reserve;
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);
@@ -397,6 +428,13 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         a.requester = slot;
     }
     cache_result r = cache_try_access(s->c, &a, c);
+    if (s->home_reserve && in == s->peer_req_in && r.outcome == CACHE_FAIL && r.fail == CACHE_FAIL_SET_ALL_RESERVED) {
+        /* Every way of the set awaits a fill, perhaps all copies waiting on
+         * the other partition: serve its miss uncached (the reply goes back
+         * from DRAM without filling here) rather than wait on them. */
+        a.bypass = true;
+        r = cache_try_access(s->c, &a, c);
+    }
     if (in == s->req_in) {
         s->blocked = r.outcome == CACHE_FAIL;
         s->changed = false;

@@ -25,12 +25,20 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
  * acceptance, a miss at its fill), each holding it while it
  * starts its lane operations, `ops_per_cycle` per L2 cycle, those on one
  * address `same_address_cycles` apart; the reply leaves `atomic_latency`
- * cycles after the last one starts. Defaults 1 and 1. */
-void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles);
+ * cycles after the last one starts. Defaults 1 and 1. With `forward`
+ * (l2.atomic_forward) a request whose lanes all hit the one word the
+ * previous request's lanes all hit starts `same_address_cycles` after the
+ * unit's last op and runs its lanes that far apart, whatever the rate. */
+void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles, bool forward);
 /* L2 cycles a store that writes part of a 32-B segment (mem_pkt.partial)
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles);
+/* Two L2 partitions: a load of a line homed in the other partition (a copy)
+ * that misses and needs a new MSHR entry is refused unless more than
+ * `entries` are free; the rest are kept for this slice's own lines, among
+ * them the other partition's misses (0, the default: no reserve). */
+void l2slice_set_home_reserve(l2slice *s, unsigned entries);
 des_actor *l2slice_actor(l2slice *s);
 void l2slice_connect_xbar(l2slice *s, des_port *req_in, des_port *reply_out);
 void l2slice_connect_dram(l2slice *s, des_port *dram_out, des_port *dram_in);

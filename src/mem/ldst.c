@@ -35,7 +35,7 @@ typedef struct ldst_inst {
 typedef struct ldst_atomic {
     unsigned n;
     uint64_t line[COALESCE_MAX_ACCESSES];
-    uint8_t lanes[COALESCE_MAX_ACCESSES], hot[COALESCE_MAX_ACCESSES];
+    uint8_t lanes[COALESCE_MAX_ACCESSES], hot[COALESCE_MAX_ACCESSES], word[COALESCE_MAX_ACCESSES];
     bool sent[COALESCE_MAX_ACCESSES];
 } ldst_atomic;
 
@@ -503,19 +503,22 @@ static void complete_access(ldst *u, uint32_t slot, des_time t)
 static void note_atomic(ldst *u, const coalesce_access *a)
 {
     ldst_atomic *in = &u->atom[u->cur];
-    unsigned lanes = (unsigned)sg_popcount32(a->lanes), hot = 0;
+    unsigned lanes = (unsigned)sg_popcount32(a->lanes), hot = 0, word = 0;
     for (unsigned l = 0; l < COALESCE_LANES; l++) {
         if (!(a->lanes >> l & 1))
             continue;
         unsigned same = 0;
         for (unsigned m = 0; m < COALESCE_LANES; m++)
             same += (a->lanes >> m & 1) && u->req.addr[m] == u->req.addr[l];
+        if (same > hot)
+            word = (unsigned)(u->req.addr[l] >> 2);
         hot = MAX(hot, same);
     }
     unsigned i = in->n++;
     in->line[i] = a->line;
     in->lanes[i] = (uint8_t)lanes;
     in->hot[i] = (uint8_t)hot;
+    in->word[i] = (uint8_t)word;
     in->sent[i] = false;
 }
 
@@ -540,6 +543,7 @@ static void atomic_lanes(ldst *u, uint32_t slot, uint64_t line, mem_pkt *m)
     in->sent[pick] = true;
     m->lanes = in->lanes[pick];
     m->hot_lanes = in->hot[pick];
+    m->hot_word = in->word[pick];
 }
 
 static void push_hit(ldst *u, uint64_t ready, uint32_t slot, uint64_t line)

@@ -28,9 +28,9 @@ typedef struct atomic_result {
 /* `threads` threads, thread t adds 1 to word (t & mask) of the array,
  * with the overrides l2.atomic_ops_per_cycle = `rate`,
  * l2.atomic_same_address_cycles = `same` and l1d.atomic_lanes_per_cycle =
- * `l1` (NULL: the default). */
-static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *rate, const char *same,
-                                   const char *l1)
+ * `l1` (NULL: the default), and l2.atomic_forward = true when `forward`. */
+static atomic_result run_atomic_at(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1, bool forward)
 {
     char *k = g_strdup_printf(".kernel at\n.data a u32[64] = zero\n    mov r1, %%tid.x\n"
                               "    and r1, r1, %u\n    shl r2, r1, 2\n"
@@ -40,8 +40,10 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
     char *r = rate ? g_strdup_printf("l2.atomic_ops_per_cycle=%s", rate) : NULL;
     char *s = same ? g_strdup_printf("l2.atomic_same_address_cycles=%s", same) : NULL;
     char *l = l1 ? g_strdup_printf("l1d.atomic_lanes_per_cycle=%s", l1) : NULL;
-    char *sets[4] = {NULL, NULL, NULL, NULL};
+    char *sets[5] = {NULL, NULL, NULL, NULL, NULL};
     unsigned n = 0;
+    if (forward)
+        sets[n++] = "l2.atomic_forward=true";
     if (r)
         sets[n++] = r;
     if (s)
@@ -64,6 +66,12 @@ static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *
     g_free(s);
     g_free(l);
     return a;
+}
+
+static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1)
+{
+    return run_atomic_at(threads, mask, rate, same, l1, false);
 }
 
 static atomic_result run_atomic(unsigned threads, unsigned mask, const char *rate, const char *same)
@@ -147,4 +155,52 @@ Test(chip_atomic, the_ldst_passes_atomic_lanes_at_its_rate)
     cr_expect_eq(a.requests, 2);
     cr_expect_float_eq(a.l2_latency, 171, 1e-9, "%g", a.l2_latency);
     cr_expect_float_eq(a.miss_latency, 91, 1e-9, "%g", a.miss_latency);
+}
+
+/* Forwarding (l2.atomic_forward = true), R = 0.5, S = 1.5. One request of
+ * 32 lanes on one word: nothing before it on that word, so it is not
+ * forwarded and the rate binds as without forwarding: last at 158 +
+ * max(31/R = 62, 31 * 1.5) = 220, reply 224: 218 cycles after acceptance. */
+Test(chip_atomic, a_first_request_on_a_word_is_not_forwarded)
+{
+    atomic_result a = run_atomic_at(32, 0, "0.5", "1.5", NULL, true);
+    cr_expect_eq(a.lane_ops, 32);
+    cr_expect_float_eq(a.l2_latency, 218, 1e-9, "%g", a.l2_latency);
+}
+
+/* Two warps on the same word (as a_later_request_waits_for_the_unit: both
+ * have their data at 158, warp 1's accepted at cycle 8), R = 0.5, S = 1.5.
+ * Warp 0's request as above: last op at 220, reply 224 (218), the unit
+ * free at 220 + 1/R = 222. Forwarded, warp 1's request (its 32 lanes on
+ * the word warp 0's updated) starts S after that last op, at 221.5, and
+ * runs its lanes S apart: last at 221.5 + 46.5 = 268, reply 272: 264.
+ * Mean (218 + 264) / 2 = 241. Without forwarding it starts at 222 and the
+ * rate binds: last at 284, reply 288: 280, mean 249. */
+Test(chip_atomic, a_request_on_the_last_word_is_forwarded)
+{
+    atomic_result a = run_atomic_at(64, 0, "0.5", "1.5", NULL, true);
+    cr_expect_eq(a.requests, 2);
+    cr_expect_float_eq(a.l2_latency, 241, 1e-9, "%g", a.l2_latency);
+}
+
+Test(chip_atomic, without_forwarding_the_rate_binds_the_second_request)
+{
+    atomic_result a = run_atomic(64, 0, "0.5", "1.5");
+    cr_expect_float_eq(a.l2_latency, 249, 1e-9, "%g", a.l2_latency);
+}
+
+/* Forwarding leaves requests on several words as they were: 32 distinct
+ * words at R = 2 as distinct_addresses_go_at_the_unit_rate (172), two
+ * words of 16 lanes at R = 1, S = 3 as the_busiest_address_sets_the_chain
+ * (201). */
+Test(chip_atomic, forwarding_leaves_several_words_alone)
+{
+    atomic_result d = run_atomic_at(32, 31, "2", NULL, NULL, true);
+    cr_expect_float_eq(d.l2_latency, 172, 1e-9, "%g", d.l2_latency);
+}
+
+Test(chip_atomic, forwarding_leaves_two_words_alone)
+{
+    atomic_result d = run_atomic_at(32, 1, "1", "3", NULL, true);
+    cr_expect_float_eq(d.l2_latency, 201, 1e-9, "%g", d.l2_latency);
 }

@@ -132,16 +132,14 @@ Test(chip_l2_partitions, stores_go_home)
     chip_run_free(&cr);
 }
 
-Test(chip_l2_partitions, odd_channel_count_is_an_error)
+/* Building the chip of model text `model` fails with an error naming
+ * `key` and the model file. */
+static void expect_build_error(const char *model, const char *key)
 {
-    /* Two partitions split the channels in halves: 3 channels cannot. */
     GError *e = NULL;
     char *dir = g_dir_make_tmp("simtgrid-gpu-XXXXXX", &e);
     cr_assert(dir);
-    char *parts = edit("[l2]\n", PARTS);
-    char *fixed = edit_text(parts, "channels = 2", "channels = 3");
-    g_free(parts);
-    g_free(chip_write(dir, "model.ini", fixed));
+    g_free(chip_write(dir, "model.ini", model));
     g_free(chip_write(dir, "k.sasm", ".kernel k\n    exit\n"));
     char *path = chip_write(dir, "s.ini", "[scenario]\nmodel = model.ini\nname = t\n\n[launch.k]\nkernel = k.sasm\n"
                                           "grid = 1\nblock = 1\n");
@@ -154,7 +152,7 @@ Test(chip_l2_partitions, odd_channel_count_is_an_error)
     gpu *g = gpu_build(cfg, &w, st, &e);
     cr_expect_null(g);
     cr_assert(e);
-    cr_expect(strstr(e->message, "l2.partitions") && strstr(e->message, "model.ini"), "%s", e->message);
+    cr_expect(strstr(e->message, key) && strstr(e->message, "model.ini"), "%s", e->message);
     g_clear_error(&e);
     stats_free(st);
     config_free(cfg);
@@ -168,6 +166,15 @@ Test(chip_l2_partitions, odd_channel_count_is_an_error)
     g_free(path);
     g_rmdir(dir);
     g_free(dir);
+}
+
+Test(chip_l2_partitions, odd_channel_count_is_an_error)
+{
+    /* Two partitions split the channels in halves: 3 channels cannot. */
+    char *parts = edit("[l2]\n", PARTS);
+    char *fixed = edit_text(parts, "channels = 2", "channels = 3");
+    g_free(parts);
+    expect_build_error(fixed, "l2.partitions");
     g_free(fixed);
 }
 
@@ -211,4 +218,106 @@ Test(chip_l2_partitions, refused_crossbar_request_does_not_hold_peer_requests)
     cr_expect_geq(chip_counter(&cr, "l2s0", "fail_mshr_merge_limit"), 1);
     cr_expect_geq(chip_counter(&cr, "l2s1", "fail_mshr_merge_limit"), 1);
     chip_run_free(&cr);
+}
+
+/* Two CTAs of two threads on the small chip with two partitions and `l2`
+ * appended to its [l2] group: on SM 0 thread t loads D + 0x200 t (both
+ * homed in l2s1: channels interleave every 256 B), on SM 1 A + 0x200 t
+ * (homed in l2s0); each warp's two lines leave in one L1-bypassing (.cg)
+ * load, so both reach the near slice within a cycle or two. */
+static void run_crossing_pairs(chip_run *cr, const char *l2)
+{
+    const char *k = ".kernel two\n.param off\n.data a u32[65536] = zero\n"
+                    "    param r3, off\n"
+                    "    mov r5, %tid.x\n"
+                    "    shl.u32 r5, r5, 9\n"
+                    "    add r3, r3, r5\n"
+                    "    ld.global.cg.u32 r1, [r3+@a]\n"
+                    "    exit\n";
+    char *lt = g_strdup_printf("grid = 1\nblock = 2\nsms = 0\nargs = %u\n"
+                               "\n[launch.k1]\nkernel = k.sasm\ngrid = 1\nblock = 2\nsms = 1\nargs = %u\n",
+                               (unsigned)D, (unsigned)A);
+    char *parts = g_strconcat(PARTS, l2, NULL);
+    char *model = edit("[l2]\n", parts);
+    chip_run_text(cr, model, k, lt, (char *[]){"dram.timing=simple", NULL});
+    g_free(model);
+    g_free(parts);
+    g_free(lt);
+}
+
+/* run_crossing_pairs with `l2` completes: each SM's two line accesses, two
+ * far requests sent and two served by each slice, `uncached` of them
+ * served uncached; with none uncached, each slice refused a copy for want
+ * of an MSHR at least once. */
+static void expect_crossing_pairs_complete(const char *l2, unsigned uncached)
+{
+    chip_run cr;
+    run_crossing_pairs(&cr, l2);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "accesses"), 2);
+    cr_expect_eq(chip_counter(&cr, "sm1.ldst", "accesses"), 2);
+    for (unsigned i = 0; i < 2; i++) {
+        char b[8];
+        snprintf(b, sizeof b, "l2s%u", i);
+        cr_expect_eq(chip_counter(&cr, b, "far_requests"), 2, "%s", b);
+        cr_expect_eq(chip_counter(&cr, b, "far_served"), 2, "%s", b);
+        cr_expect_eq(chip_counter(&cr, b, "bypassed"), uncached, "%s", b);
+        if (!uncached)
+            cr_expect_geq(chip_counter(&cr, b, "fail_mshr_full"), 1, "%s", b);
+    }
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, copies_holding_every_mshr_deadlock_without_reserve)
+{
+    /* l2.mshr_entries = 2, no reserve. Both lines of each SM miss their
+     * near copies and reach their near slice within a few L2 cycles of each
+     * other, long before their far requests reach the home slice (60 ticks
+     * of link each way, header). Each slice's two MSHRs
+     * then hold its two copies, so neither home slice can take the other's
+     * far request (its home miss needs an MSHR): every fill waits on the
+     * other slice, and the run ends with both CTAs unfinished. (The case
+     * the reserve below exists for: docs/chip.md.) */
+    chip_run cr;
+    run_crossing_pairs(&cr, "mshr_entries = 2\n");
+    cr_expect_not(cr.ok, "completed without the reserve");
+    cr_expect(cr.error && strstr(cr.error, "deadlock") && strstr(cr.error, "2 CTA(s) unfinished"), "%s",
+              cr.error ? cr.error : "no error");
+    cr_expect_geq(chip_counter(&cr, "l2s0", "fail_mshr_full"), 1);
+    cr_expect_geq(chip_counter(&cr, "l2s1", "fail_mshr_full"), 1);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, reserved_mshrs_keep_copies_from_deadlocking)
+{
+    /* The run above with l2.home_mshr_reserve = 1: a copy's miss needs more
+     * than one free entry. The first copy of each slice takes one (2 free),
+     * the second is refused (1 free) and waits; the home miss of the other
+     * partition's far request takes the kept entry, fills from DRAM and
+     * answers, the first copy fills, and the second copy then goes the same
+     * way. Every load completes: two far requests sent and served by each
+     * slice, at least one MSHR refusal in each, nothing served uncached. */
+    expect_crossing_pairs_complete("mshr_entries = 2\nhome_mshr_reserve = 1\n", 0);
+}
+
+Test(chip_l2_partitions, far_request_to_a_reserved_set_is_served_uncached)
+{
+    /* As above with a one-set, one-way L2 slice and the reserve: each
+     * slice's only line is reserved by its first copy (D at l2s0, A at
+     * l2s1) until that copy's fill, so the other partition's far request
+     * finds no way to allocate (set all reserved) in its home slice, and
+     * the MSHR reserve alone would leave both waiting. The home slice
+     * serves it uncached (to DRAM and back without a line): the first copy
+     * of each slice fills, then the second. Each slice: two far requests
+     * sent, two served, two of them uncached (both of the other's misses
+     * found the set reserved by a copy). */
+    expect_crossing_pairs_complete("sets = 1\nways = 1\nmshr_entries = 2\nhome_mshr_reserve = 1\n", 2);
+}
+
+Test(chip_l2_partitions, reserve_not_below_mshr_entries_refused)
+{
+    /* A reserve of every MSHR entry leaves a copy none: refused, naming the key. */
+    char *model = edit("[l2]\n", PARTS "mshr_entries = 2\nhome_mshr_reserve = 2\n");
+    expect_build_error(model, "l2.home_mshr_reserve");
+    g_free(model);
 }
