@@ -113,6 +113,7 @@ typedef struct core_params {
     bool smem_atomic_serial;       /* a warp's shared atomics one at a time */
     bool smem_atomic_half_warps;   /* an add of an immediate: two half-warps, conflicts per half */
     unsigned smem_atomic_replay;   /* 0: lanes serialize per bank; else replay latency */
+    unsigned smem_queue;           /* 0: issue waits for a free shared unit; else queue entries per unit */
     unsigned l1d_banks;          /* core.l1d_banks: 0 = no L1 bank conflicts */
     unsigned l1d_bank_bytes;     /* core.l1d_bank_bytes: bytes per L1 bank interleave unit */
     unsigned ldst_line_bytes;    /* core.ldst_line_bytes: 0 = LD/ST passes per lanes threads */

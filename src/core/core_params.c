@@ -54,7 +54,7 @@ static const param_bind binds[] = {
     UNIT(cvt, CORE_UNIT_CVT),
     UNIT(bar, CORE_UNIT_BAR),
     U(sfu_sin_latency), U(sfu_ex2_latency), U(sfu_rsqrt_latency),
-    B(units_per_scheduler), B(issue_rotate), U(smem_banks), U(smem_bank_bytes), B(smem_atomic_uniform), B(smem_atomic_serial), U(smem_atomic_replay), B(smem_atomic_half_warps), U(l1d_banks), U(l1d_bank_bytes), U(ldst_line_bytes), U(barrier_latency), U(rf_banks),
+    B(units_per_scheduler), B(issue_rotate), U(smem_banks), U(smem_bank_bytes), B(smem_atomic_uniform), B(smem_atomic_serial), U(smem_atomic_replay), B(smem_atomic_half_warps), U(smem_queue), U(l1d_banks), U(l1d_bank_bytes), U(ldst_line_bytes), U(barrier_latency), U(rf_banks),
     U(cond_acc_levels_per_cycle),
 };
 #undef U

@@ -84,9 +84,41 @@ typedef struct sm_mem_op {
     const isa_inst *inst;
 } sm_mem_op;
 
+#define SM_UNIT_QUEUE 64   /* ring of core.smem_queue (at most 32, and a margin) */
 typedef struct sm_unit {
     uint64_t free_at;    /* first cycle it accepts a new instruction */
+    /* core.smem_queue: the start cycles of the instructions waiting for it,
+     * in issue order (a ring from q_head) */
+    uint8_t q_head, q_n;
+    uint64_t q_start[SM_UNIT_QUEUE];
 } sm_unit;
+
+/* core.smem_queue: drops the queued instructions that have started by
+ * cycle k; how many still wait. */
+static inline unsigned sm_unit_queued(sm_unit *u, uint64_t k)
+{
+    while (u->q_n && u->q_start[u->q_head] <= k) {
+        u->q_head = (uint8_t)((u->q_head + 1) % SM_UNIT_QUEUE);
+        u->q_n--;
+    }
+    return u->q_n;
+}
+
+/* Claims unit u for `passes` passes of an instruction issued at cycle k:
+ * it starts at k, or with core.smem_queue (q) when the unit frees, queued
+ * behind the instructions issued before it. Returns the start. */
+static inline uint64_t sm_unit_claim(sm_unit *u, uint64_t k, uint64_t busy, bool q)
+{
+    uint64_t start = k;
+    if (q && u->free_at > k) {
+        start = u->free_at;
+        sm_unit_queued(u, k);
+        if (u->q_n < SM_UNIT_QUEUE)
+            u->q_start[(u->q_head + u->q_n++) % SM_UNIT_QUEUE] = start;
+    }
+    u->free_at = start + busy;
+    return start;
+}
 
 /* Per-scheduler cycle accounting (sm_stats.c). */
 enum { STALL_PIPELINE, STALL_DEP, STALL_BARRIER, STALL_MEM, STALL_EMPTY, STALL_KINDS };
@@ -209,6 +241,7 @@ struct sm {
     uint64_t class_count[ISA_CLASS_COUNT];
     uint64_t smem_conflict_cycles, mem_requests, barrier_waits, faults;
     uint64_t l1d_conflict_cycles; /* extra LD/ST passes from L1 bank conflicts (core.l1d_banks) */
+    uint64_t smem_queue_cycles;   /* cycles shared instructions waited in core.smem_queue */
     uint64_t rf_conflict_cycles;  /* extra operand-read cycles (core.rf_banks) */
     uint64_t first_cycle;
     stats_hist active_threads;  /* per issue slot */

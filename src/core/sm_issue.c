@@ -7,6 +7,9 @@
  *   unit passes  U = ceil(warp_size / unit lanes), or the bank-conflict
  *                degree C of a shared-memory access when larger; the unit
  *                accepts its next instruction at k + ii * max(U, C);
+ *   smem queue   with core.smem_queue a shared-memory instruction issues
+ *                while its unit is busy (room in the unit's queue) and
+ *                starts at s = the unit's free cycle: k becomes s below;
  *   completion   done = k + depth - 1 + (latency - 1) + extra,
  *                extra = max(P - 1, ii * (max(U, C) - 1));
  *   barrel       the warp may be fetched again at done + 1 (or k + refetch
@@ -133,8 +136,14 @@ static inline uint8_t unit_status(sm *s, const sm_entity *w, const isa_inst *in,
     uint64_t free_at = NEVER_CYCLE;
     unsigned first, step;
     sm_units_of(&s->p, u, w->sched, &first, &step);
-    for (unsigned i = first; i < s->p.unit[u].count; i += step)
-        free_at = min_u64(free_at, s->units[u][i].free_at);
+    unsigned depth = u == CORE_UNIT_SMEM ? s->p.smem_queue : 0;
+    for (unsigned i = first; i < s->p.unit[u].count; i += step) {
+        sm_unit *x = &s->units[u][i];
+        if (!depth)
+            free_at = min_u64(free_at, x->free_at);
+        else   /* core.smem_queue: room in its queue, or when the head starts */
+            free_at = min_u64(free_at, sm_unit_queued(x, cycle) < depth ? cycle : x->q_start[x->q_head]);
+    }
     if (free_at > cycle) {
         *wake = min_u64(*wake, free_at);
         return WS_STRUCT;
@@ -472,8 +481,9 @@ static void claim_unit(sm *s, unsigned sc, const isa_inst *in, const isa_exec_ou
     for (unsigned i = unit0 + step; i < up->count; i += step)
         if (s->units[u][i].free_at < unit->free_at)
             unit = &s->units[u][i];
-    unit->free_at = k + (uint64_t)up->ii * passes;
-    uint64_t extra = sm_pass_extra(s, u, in, passes) + lat_extra;
+    uint64_t start = sm_unit_claim(unit, k, (uint64_t)up->ii * passes, u == CORE_UNIT_SMEM && p->smem_queue);
+    s->smem_queue_cycles += start - k;
+    uint64_t extra = sm_pass_extra(s, u, in, passes) + lat_extra + (start - k);
     t->unit = u;
     t->send_at = k + (latency - 1) + extra;
     t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;

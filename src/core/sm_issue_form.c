@@ -52,7 +52,7 @@ void sm_issue_formed(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing *t)
             sm_fault(s, e, pc, &o);
         unsigned lat_extra;
         unsigned passes = sm_unit_passes(s, u, &o, in, &lat_extra);
-        unit->free_at = ki + (uint64_t)up->ii * passes;
+        sm_unit_claim(unit, ki, (uint64_t)up->ii * passes, false);   /* ki: after free_at */
         uint64_t extra = sm_pass_extra(s, u, in, passes) + lat_extra;
         uint64_t done = ki + p->pipeline_depth - 1 + (latency - 1) + extra;
         if (p->rf_banks)

@@ -233,6 +233,10 @@ void sm_stats_register(sm *s, stats *st)
         stats_counter(st, b, "l1d_conflict_cycles", "cycles",
                       "extra LD/ST passes of global accesses from L1 data-cache bank conflicts",
                       &s->l1d_conflict_cycles);
+    if (s->p.smem_queue)   /* only with the option, as rf_conflict_cycles */
+        stats_counter(st, b, "smem_queue_cycles", "cycles",
+                      "cycles shared-memory instructions waited in the queue in front of their unit",
+                      &s->smem_queue_cycles);
     stats_counter(st, b, "barrier_waits", "warps", "warp arrivals at barriers", &s->barrier_waits);
     stats_counter(st, b, "faults", "instructions", "instructions with a shared-memory fault", &s->faults);
     for (unsigned c = 0; c < ISA_CLASS_COUNT; c++) {
