@@ -200,3 +200,17 @@ TEST_IN(SUITE, shuffles_per_row, .timeout = 120)
 {
     check((run_arg){.kernel = "kernels/warp_scan.sasm", .grid = 1, .block = 256});
 }
+
+/* The rest of workloads/kernels: a lane-divergent path per lane (bdiv), an
+ * if/else (ifelse), a bounds check that leaves the last warp partial
+ * (vecadd, n = 1000), a grid-stride loop (stream_f4) and a one-thread
+ * chase. select_cond_acc is left out: its warps reserve output room with an
+ * atomic, so the row order depends on which warp gets there first. */
+TEST_IN(SUITE, shipped_kernels, .timeout = 300)
+{
+    check((run_arg){.kernel = "kernels/bdiv.sasm", .grid = 1, .block = 256, .args = {4, 16}, .nargs = 2});
+    check((run_arg){.kernel = "kernels/ifelse.sasm", .grid = 1, .block = 64});
+    check((run_arg){.kernel = "kernels/vecadd.sasm", .grid = 4, .block = 256, .args = {1000}, .nargs = 1});
+    check((run_arg){.kernel = "kernels/stream_f4.sasm", .grid = 2, .block = 64, .args = {256}, .nargs = 1});
+    check((run_arg){.kernel = "kernels/chase.sasm", .grid = 1, .block = 1, .args = {200}, .nargs = 1});
+}
