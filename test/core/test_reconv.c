@@ -213,7 +213,7 @@ Test(reconv, dwf_heap_overflow_as_configured)
 typedef struct dwf_trace {
     unsigned nlog;
     issue_rec log[40];
-    uint64_t bank_cycles, port_waits, lookups;
+    uint64_t bank_cycles, port_waits, lookups, pool_waits;
 } dwf_trace;
 
 static void dwf_trace_child(void *ctx, void *out)
@@ -232,6 +232,7 @@ static void dwf_trace_child(void *ctx, void *out)
     o->bank_cycles = harness_counter(h, "sm0", "dwf_bank_conflict_cycles");
     o->port_waits = harness_counter(h, "sm0", "dwf_lut_port_waits");
     o->lookups = harness_counter(h, "sm0", "dwf_lut_lookups");
+    o->pool_waits = harness_counter(h, "sm0", "dwf_pool_full_waits");
     harness_free(h);
 }
 
@@ -308,6 +309,27 @@ Test(reconv, dwf_lut_lookups_per_scheduler_cycle)
     cr_assert_eq(b.nlog, 14u);
     expect_rec(&b.log[4], 38, 6, EVEN);
     expect_rec(&b.log[5], 39, 4, ODD);
+}
+
+Test(reconv, dwf_pool_full_group_waits_at_write_back)
+{
+    /* A 1-entry warp pool, one warp: every write-back before the branch
+     * makes one group, which takes the free entry and issues at once. At 38
+     * the even group takes the entry; the odd group finds the pool full
+     * and waits in its carrier (counted once); the even warp issues at 38
+     * and frees the entry, so the odd group forms at 39 and issues then:
+     * the trace of the 128-entry pool, one wait. The paths reach pc 8 at 52
+     * and 53, a cycle apart, so no other group waits. */
+    const char *big[] = {"32", "core.reconv=dwf", NULL};
+    const char *one[] = {"32", "core.reconv=dwf", "core.dwf_pool_entries=1", NULL};
+    dwf_trace a = run_dwf_trace(big), b = run_dwf_trace(one);
+    cr_expect_eq(a.pool_waits, 0u);
+    cr_expect_eq(b.pool_waits, 1u);
+    cr_assert_eq(b.nlog, 14u);
+    expect_rec(&b.log[4], 38, 6, EVEN);
+    expect_rec(&b.log[5], 39, 4, ODD);
+    expect_rec(&b.log[8], 52, 8, EVEN);
+    expect_rec(&b.log[9], 53, 8, ODD);
 }
 
 /* A loop whose trip count is the lane's tid % 4 + 1: PDOM keeps the
