@@ -53,6 +53,31 @@ des_time des_input_bound(const des_actor *self)
     return b;
 }
 
+des_time des_output_bound(const des_actor *self)
+{
+    const des_engine *e = self->engine;
+    des_time b = DES_NEVER;
+    for (unsigned i = 0; i < self->outputs->len; i++) {
+        const des_port *p = g_ptr_array_index(self->outputs, i);
+        des_time t = earliest_send(e, self, p->receiver) + p->credit_delay;
+        if (t < b)
+            b = t;
+    }
+    return b;
+}
+
+des_time des_stop_bound(const des_actor *self)
+{
+    const des_engine *e = self->engine;
+    des_time b = DES_NEVER;
+    for (unsigned i = 0; i < e->enders->len; i++) {
+        des_time t = earliest_send(e, self, g_ptr_array_index(e->enders, i)) + 1;
+        if (t < b)
+            b = t;
+    }
+    return b;
+}
+
 /* Room in a bit set for n bits (the new words zeroed). */
 static void bits_grow(uint64_t **set, unsigned *words, unsigned n)
 {
