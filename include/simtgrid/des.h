@@ -135,6 +135,17 @@ des_time des_lookahead(const des_actor *a);
  * A block may simulate up to this bound only if nothing but its ports can
  * change what it does (no state shared with blocks due meanwhile). */
 des_time des_input_bound(const des_actor *self);
+/* The same for credits: the earliest time at which a slot freed by a pop
+ * not yet made becomes visible on one of `self`'s output ports (the
+ * receiver's earliest run, as above, plus the port's credit delay). */
+des_time des_output_bound(const des_actor *self);
+/* A block that may end the run (des_stop) says so; the end then comes no
+ * sooner than its earliest run (as above). des_stop_bound is one tick after
+ * the earliest such run: a block that simulates only before it never
+ * counts a cycle after the end of the run (the blocks due at the end time
+ * still run). DES_NEVER when no block may end the run. */
+void des_actor_may_end_run(des_actor *a);
+des_time des_stop_bound(const des_actor *self);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

@@ -181,6 +181,7 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
     d->to_sm = g_new0(des_port *, nsms);
     d->from_sm = g_new0(des_port *, nsms);
     d->actor = des_actor_new(e, "dispatcher", dispatcher_main, d);
+    des_actor_may_end_run(d->actor);   /* des_stop when every launch has finished */
     for (unsigned i = 0; i < nsms; i++)
         sm_share_busy_count(sms[i], &d->busy_sms);
     return d;

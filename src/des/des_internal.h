@@ -19,6 +19,7 @@ struct des_actor {
     des_time lookahead;     /* min input latency / output credit delay */
     const des_clock *edges; /* des_actor_wake_on_edges, or NULL */
     des_time batch_at;      /* the last time it was due (joined a batch) */
+    bool ends_run;          /* des_actor_may_end_run */
     bool finished;
     uint64_t wakeups;       /* times the engine released it (profile) */
     GPtrArray *inputs, *outputs;   /* des_port*, to re-derive wake-ups */
@@ -66,6 +67,7 @@ struct des_engine {
     wakeheap heap;
     GPtrArray *actors;       /* des_actor*, in id order */
     GPtrArray *ports;
+    GPtrArray *enders;       /* des_actor* that may call des_stop (des_actor_may_end_run) */
     des_actor **batch;       /* the blocks due at `now`, in id order */
     unsigned batch_len, batch_pos, batch_cap;
     sg_sem_t quiet;          /* released when the run is over */

@@ -281,6 +281,7 @@ des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **e
     wakeheap_init(&e->heap);
     e->actors = g_ptr_array_new();
     e->ports = g_ptr_array_new();
+    e->enders = g_ptr_array_new();
     e->quiet = sg_sem_init(0);
     return e;
 }
@@ -352,6 +353,7 @@ void des_engine_free(des_engine *e)
         g_free(a);
     }
     g_ptr_array_free(e->ports, TRUE);
+    g_ptr_array_free(e->enders, TRUE);
     g_ptr_array_free(e->actors, TRUE);
     wakeheap_free(&e->heap);
     sg_sem_destroy(e->quiet);
@@ -402,6 +404,13 @@ void des_actor_note_lookahead(des_actor *a, des_time t)
 }
 
 void des_actor_wake_on_edges(des_actor *a, const des_clock *clk) { a->edges = clk; }
+
+void des_actor_may_end_run(des_actor *a)
+{
+    if (!a->ends_run)
+        g_ptr_array_add(a->engine->enders, a);
+    a->ends_run = true;
+}
 
 void des_wake_at(des_actor *a, des_time t)
 {

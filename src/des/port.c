@@ -40,13 +40,36 @@ static des_time earliest_send(const des_engine *e, const des_actor *self, const 
     return s->wake_at < t ? s->wake_at : t;
 }
 
+/* The least, over `ports` (the actor's inputs or outputs), of the far
+ * end's earliest send plus the port's latency (inputs) or credit delay
+ * (outputs), starting from `b`. */
+static des_time bound_over(const des_actor *self, const GPtrArray *ports, bool inputs, des_time b)
+{
+    for (unsigned i = 0; i < ports->len; i++) {
+        const des_port *p = g_ptr_array_index(ports, i);
+        des_time t = inputs ? earliest_send(self->engine, self, p->sender) + p->latency
+                            : earliest_send(self->engine, self, p->receiver) + p->credit_delay;
+        if (t < b)
+            b = t;
+    }
+    return b;
+}
+
 des_time des_input_bound(const des_actor *self)
 {
     const des_engine *e = self->engine;
-    des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
-    for (unsigned i = 0; i < self->inputs->len; i++) {
-        const des_port *p = g_ptr_array_index(self->inputs, i);
-        des_time t = earliest_send(e, self, p->sender) + p->latency;
+    return bound_over(self, self->inputs, true,
+                      e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next);
+}
+
+des_time des_output_bound(const des_actor *self) { return bound_over(self, self->outputs, false, DES_NEVER); }
+
+des_time des_stop_bound(const des_actor *self)
+{
+    const des_engine *e = self->engine;
+    des_time b = DES_NEVER;
+    for (unsigned i = 0; i < e->enders->len; i++) {
+        des_time t = earliest_send(e, self, g_ptr_array_index(e->enders, i)) + 1;
         if (t < b)
             b = t;
     }

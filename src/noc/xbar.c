@@ -457,7 +457,14 @@ static void xbar_main(des_actor *self, void *data)
     uint64_t last_cycle = 0;
     bool ran = false;
     for (;;) {
-        des_time horizon = now + des_lookahead(self);   /* exclusive */
+        /* Exclusive. Beyond the lookahead up to what the senders' and
+         * receivers' state allows (des_input_bound, des_output_bound),
+         * never past a possible end of the run: a packet's arrival and its
+         * transfer's end then take one wake-up, not two (issue 20). */
+        des_time horizon = now + des_lookahead(self);
+        des_time b = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
+        if (b > horizon)
+            horizon = b;
         uint64_t c = des_edge_at_or_after(x->clk, now) / period;
         if (ran && c <= last_cycle)
             c = last_cycle + 1;

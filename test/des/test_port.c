@@ -299,7 +299,7 @@ Test(port, a_block_on_edges_is_woken_at_the_next_edge)
 /* ---- a receiver that records des_input_bound at each wake-up ------------ */
 typedef struct bounder {
     des_port *in;
-    des_time at[8], bound[8];
+    des_time at[8], bound[8], out[8], stop[8];
     int n;
 } bounder;
 
@@ -310,6 +310,8 @@ static void bounder_main(des_actor *self, void *data)
     for (;;) {
         if (b->n < 8) {
             b->at[b->n] = now;
+            b->out[b->n] = des_output_bound(self);
+            b->stop[b->n] = des_stop_bound(self);
             b->bound[b->n++] = des_input_bound(self);
         }
         while (des_port_peek(b->in, now))
@@ -343,6 +345,32 @@ Test(port, input_bound_follows_the_senders_state)
     cr_assert_eq(b.bound[2], 19);
 }
 
+Test(port, output_and_stop_bounds_follow_the_receivers_state)
+{
+    /* As above (A sends at 0 and 10 with latency 3 to B), plus a port from
+     * B back to A with latency 5 that carries nothing (A's lookahead stays
+     * 3), and A may end the run. B's output bound is A's earliest run plus
+     * 5: at 0 min(10, 0 + 3) + 5 = 8, at 3 min(10, 3 + 3) + 5 = 11, at 13
+     * (A ended) 13 + 3 + 5 = 21. The stop bound is A's earliest run plus
+     * one tick: 4, 7, 17. The input bound does not change: 6, 9, 19. */
+    des_engine *e = boot();
+    static script a = {.n = 2, .when = {0, 10}, .id = {1, 2}};
+    static bounder b;
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    des_port_new(e, "back", sizeof(msg), 4, 5, rb, sa);
+    des_actor_may_end_run(sa);
+    des_run(e);
+    cr_assert_eq(b.n, 3);
+    const des_time out[3] = {8, 11, 21}, stop[3] = {4, 7, 17}, in[3] = {6, 9, 19};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(b.out[i], out[i], "wake-up %d", i);
+        cr_assert_eq(b.stop[i], stop[i], "wake-up %d", i);
+        cr_assert_eq(b.bound[i], in[i], "wake-up %d", i);
+    }
+}
+
 Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
 {
     /* The sender is created after the receiver, so at 0 it is due and has
@@ -357,6 +385,7 @@ Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
     des_run(e);
     cr_assert_eq(b.at[0], 0);
     cr_assert_eq(b.bound[0], 3);
+    cr_assert_eq(b.stop[0], DES_NEVER);   /* no block may end the run */
 }
 
 Test(port, lookahead_is_min_latency_of_ports)
