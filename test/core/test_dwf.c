@@ -1,8 +1,9 @@
 /* Dynamic warp formation (Fung's MASc thesis "Dynamic Warp Formation",
  * chapter 4): the PC-warp LUT, the lane-aware insertion rule, the DMaj
  * max-heap alone, and lane-aware formation with and without thread
- * swizzling in an SM. The single-warp issue trace is in test_reconv.c and
- * the functional equivalence with PDOM in test_dwf_functional.c. */
+ * swizzling in an SM, and the issue order of DMaj, DMin and DPdPri. The
+ * single-warp issue trace is in test_reconv.c and the functional
+ * equivalence with PDOM in test_dwf_functional.c. */
 #include <string.h>
 
 #include "core/dwf_heap.h"
@@ -220,17 +221,25 @@ typedef struct minority_out {
     unsigned first_minor, last_loop;   /* issue-log indices */
 } minority_out;
 
+/* Runs `kernel` (thread 0 stores 100, the others 8) on 16 warps of 4
+ * threads, ideal register file, infinite heap, under policy `pol`. */
+static harness *run_minority(const char *kernel, const char *pol)
+{
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_rf=ideal", "core.dwf_heap=infinite", pol, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, kernel, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i ? 8u : 100u, "out[%u]", i);
+    return h;
+}
+
 static void minority_child(void *ctx, void *out)
 {
     const char *pol = ctx;
     minority_out *o = out;
-    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
-                          "core.max_threads=64", "core.dwf_rf=ideal", "core.dwf_heap=infinite", pol, NULL};
-    harness *h = harness_new(sets);
-    harness_launch(h, k_minority, 1, 64, NULL, 0, 0, -1);
-    cr_assert(harness_run(h, 100000));
-    for (unsigned i = 0; i < 64; i++)
-        cr_expect_eq(harness_read_u32(h, 0, "out", i), i ? 8u : 100u, "out[%u]", i);
+    harness *h = run_minority(k_minority, pol);
     o->first_minor = ~0u;
     o->last_loop = 0;
     for (unsigned i = 0; i < h->nlog; i++) {
@@ -263,4 +272,78 @@ Test(dwf, dmin_issues_the_minority_path_first)
     minority_out min;
     harness_fork(minority_child, (void *)"core.dwf_policy=min", &min, sizeof min);
     cr_expect_lt(min.first_minor, min.last_loop, "DMin: minority path during the loop");
+}
+
+/* DPdPri ([T] 4.3: a warp that has gone beyond more post-dominators gets
+ * a lower priority, so threads that have not yet passed one catch up; the
+ * count is per thread, a warp's is its smallest, ties by the smaller pc).
+ * The k_minority machine (16 warps of 4, ideal register file, one warp a
+ * cycle into the 7-stage pipeline); thread 0 goes to pc 10 (past the loop),
+ * the other 63 run 8 iterations of a loop whose body holds a uniform
+ * if-then (pc 5, never taken): its post-dominator, pc 7, is reached once
+ * per iteration. Post-dominators (branch reconvergence pcs): 7 (pc 5), 9
+ * (pc 8, the loop exit), 11 (pcs 3 and 9). Thread 0 reaches none before
+ * pc 11: its pool warp at pc 10 keeps the count 0. Every pool warp at pc 7
+ * holds threads that have just reached pc 7: count >= 1.
+ * - DPdPri: the pc-10 warp forms at warp 0's branch write-back, before any
+ *   thread reaches pc 7 (3 more round trips: pcs 4, 5, 6); from then on it
+ *   is ready and (count 0, pc 10) comes before every (count >= 1, any pc),
+ *   so no pc-7 warp issues before it: first pc-10 issue < first pc-7 issue.
+ * - DPC (smallest pc): the 63 loop threads fill at least 16 pool warps of
+ *   at most 4 (63 / 4 lanes), at most 7 of them in the pipeline (one issue
+ *   a cycle, depth 7): at least 9 ready at pcs <= 9 in every cycle while
+ *   all of them are in the loop, so pc 10 waits until threads leave it,
+ *   after the first pc-7 issue (first iteration).
+ * - DMaj: the minority's single thread never becomes the majority before
+ *   the loop ends (dmaj_starves_a_minority_path): also after it. */
+static const char *k_pdpri =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    mov r2, 0\n"                 /* 1 */
+    "    setp.eq.u32 p0, r0, 0\n"     /* 2 */
+    "    @p0 bra minor\n"             /* 3: reconverges at 11 */
+    "loop:\n"
+    "    setp.ge.u32 p2, r2, 100\n"   /* 4 */
+    "    @p2 bra skip\n"              /* 5: never taken, reconverges at 7 */
+    "    add r2, r2, 1\n"             /* 6 */
+    "skip:\n"
+    "    setp.lt.u32 p1, r2, 8\n"     /* 7 */
+    "    @p1 bra loop\n"              /* 8: reconverges at 9 */
+    "    bra done\n"                  /* 9 */
+    "minor:\n"
+    "    add r2, r2, 100\n"           /* 10 */
+    "done:\n"
+    "    shl r3, r0, 2\n"             /* 11 */
+    "    st.global.u32 [r3+@out], r2\n"
+    "    exit\n";
+
+typedef struct pdpri_out {
+    unsigned first_minor, first_pd;   /* issue-log indices of the first pc 10, pc 7 */
+} pdpri_out;
+
+static void pdpri_child(void *ctx, void *out)
+{
+    const char *pol = ctx;
+    pdpri_out *o = out;
+    harness *h = run_minority(k_pdpri, pol);
+    o->first_minor = o->first_pd = ~0u;
+    for (unsigned i = 0; i < h->nlog; i++) {
+        if (h->log[i].pc == 10 && o->first_minor == ~0u)
+            o->first_minor = i;
+        if (h->log[i].pc == 7 && o->first_pd == ~0u)
+            o->first_pd = i;
+    }
+    harness_free(h);
+}
+
+Test(dwf, dpdpri_lets_the_laggard_pass_first)
+{
+    pdpri_out pd, pc, maj;
+    harness_fork(pdpri_child, (void *)"core.dwf_policy=pdpri", &pd, sizeof pd);
+    harness_fork(pdpri_child, (void *)"core.dwf_policy=pc", &pc, sizeof pc);
+    harness_fork(pdpri_child, (void *)"core.dwf_policy=maj", &maj, sizeof maj);
+    cr_assert_neq(pd.first_pd, ~0u);
+    cr_expect_lt(pd.first_minor, pd.first_pd, "DPdPri: pc 10 (count 0) before any pc 7 (count >= 1)");
+    cr_expect_gt(pc.first_minor, pc.first_pd, "DPC: pc 10 after the loop's first pc 7");
+    cr_expect_gt(maj.first_minor, maj.first_pd, "DMaj: pc 10 after the loop's first pc 7");
 }
