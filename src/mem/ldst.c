@@ -965,9 +965,8 @@ static void ldst_main(des_actor *self, void *data)
          * shared with other blocks. A reply's
          * arrival and the response the next cycle then take one wake-up,
          * not two (issue 20). */
-        des_time horizon = DES_NEVER;
-        if (!u->fb && !u->tlb && !u->lc && !stats_trace(u->st))
-            horizon = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
+        bool ahead = !u->fb && !u->tlb && !u->lc && !stats_trace(u->st);
+        des_time horizon = 0;   /* the bound, computed when first needed (0: not yet) */
     cycle:
         flush_responses(u, t);
         take_reply(u, c, t);
@@ -1029,11 +1028,13 @@ static void ldst_main(des_actor *self, void *data)
         }
         last = c;
         ran = true;
-        if (horizon != DES_NEVER) {
+        if (ahead) {
             uint64_t n = own;
             des_time d = des_ports_due(self, t);
             if (d != DES_NEVER)
                 n = MIN(n, des_edge_at_or_after(u->clk, d) / period);
+            if (n != UINT64_MAX && !horizon)   /* after a cycle: its sends only lower it */
+                horizon = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
             if (n != UINT64_MAX && n * period < horizon) {
                 c = n;
                 t = c * period;
