@@ -150,6 +150,11 @@ des_time des_stop_bound(const des_actor *self);
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */
 const uint64_t *des_actor_busy_inputs(const des_actor *a, unsigned *words);
+/* The earliest time after t at which the actor's ports will wake it: a
+ * message delivered after t on an input not muted, or a slot becoming
+ * visible to a waiting sender (what des_block re-derives at now). A block
+ * running ahead of now uses it for the wake-ups it skips. */
+des_time des_ports_due(const des_actor *self, des_time t);
 /* Give control back until the engine wakes this actor; returns the time. */
 des_time des_block(des_actor *self);
 

@@ -425,28 +425,34 @@ void des_wake_at(des_actor *a, des_time t)
     wakeheap_request(&e->heap, a, t);
 }
 
-des_time des_block(des_actor *self)
+des_time des_ports_due(const des_actor *self, des_time t)
 {
-    des_engine *e = self->engine;
-    /* Wake requests merged into an earlier one are re-derived from the ports:
-     * a message still in flight, or a slot a waiting sender will see. */
     /* Only ports holding a message or with a waiting sender can answer
      * anything but DES_NEVER: visit those (a crossbar has 1,024 inputs). */
     des_time due = DES_NEVER;
     for (unsigned w = 0; w < self->in_words; w++)
         for (uint64_t v = self->in_busy[w]; v; v &= v - 1) {
             const des_port *p = g_ptr_array_index(self->inputs, w * 64 + (unsigned)__builtin_ctzll(v));
-            des_time d = des_port_receiver_due(p, e->now);
+            des_time d = des_port_receiver_due(p, t);
             if (d < due)
                 due = d;
         }
     for (unsigned w = 0; w < self->out_words; w++)
         for (uint64_t v = self->out_wait[w]; v; v &= v - 1) {
             const des_port *p = g_ptr_array_index(self->outputs, w * 64 + (unsigned)__builtin_ctzll(v));
-            des_time d = des_port_sender_due(p, e->now);
+            des_time d = des_port_sender_due(p, t);
             if (d < due)
                 due = d;
         }
+    return due;
+}
+
+des_time des_block(des_actor *self)
+{
+    des_engine *e = self->engine;
+    /* Wake requests merged into an earlier one are re-derived from the ports:
+     * a message still in flight, or a slot a waiting sender will see. */
+    des_time due = des_ports_due(self, e->now);
     if (due != DES_NEVER)
         wakeheap_request(&e->heap, self, self->edges ? des_edge_at_or_after(self->edges, due) : due);
     if (!actor_idle(e, self))

@@ -941,14 +941,33 @@ static void ldst_main(des_actor *self, void *data)
     ldst *u = data;
     des_time period = u->clk->period;
     des_time now = des_now(u->engine);
+    uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
+    bool ran = false;
     for (;;) {
         uint64_t c = des_edge_at_or_after(u->clk, now) / period;
         des_time t = c * period;
+        if (ran && c <= last) {   /* asked for during a run-ahead, for a cycle already run */
+            if (own != UINT64_MAX)
+                des_wake_at(self, own * period);
+            now = des_block(self);
+            continue;
+        }
         if (t > now) {
             des_wake_at(self, t);
             now = des_block(self);
             continue;
         }
+        /* It runs ahead, up to the bound its neighbours' state gives, the
+         * cycles it would have been woken for (its own next cycle, its
+         * ports' deliveries and credits: des_ports_due), when only its
+         * ports reach it: no feedback read by the SM, no TLB (shared by a
+         * group of SMs), no timeline trace or load characterisation
+         * shared with other blocks. A reply's
+         * arrival and the response the next cycle then take one wake-up,
+         * not two (issue 20). */
+        bool ahead = !u->fb && !u->tlb && !u->lc && !stats_trace(u->st);
+        des_time horizon = 0;   /* the bound, computed when first needed (0: not yet) */
+    cycle:
         flush_responses(u, t);
         take_reply(u, c, t);
         mshr_requester rq;
@@ -999,14 +1018,31 @@ static void ldst_main(des_actor *self, void *data)
                      (u->tw_n && u->tw[u->tw_head].ready <= c && !(u->tw_blocked && u->epoch == u->tw_epoch)) ||
                      (cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
+        own = UINT64_MAX;
         if (again)
-            des_wake_at(self, t + period);
+            own = c + 1;
         else if (u->hcount || (u->tw_n && !u->tw_blocked)) {
-            uint64_t w = u->hcount ? u->hits[u->hhead].ready : UINT64_MAX;
+            own = u->hcount ? u->hits[u->hhead].ready : UINT64_MAX;
             if (u->tw_n && !u->tw_blocked)
-                w = MIN(w, u->tw[u->tw_head].ready);
-            des_wake_at(self, w * period);
+                own = MIN(own, u->tw[u->tw_head].ready);
         }
+        last = c;
+        ran = true;
+        if (ahead) {
+            uint64_t n = own;
+            des_time d = des_ports_due(self, t);
+            if (d != DES_NEVER)
+                n = MIN(n, des_edge_at_or_after(u->clk, d) / period);
+            if (n != UINT64_MAX && !horizon)   /* after a cycle: its sends only lower it */
+                horizon = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
+            if (n != UINT64_MAX && n * period < horizon) {
+                c = n;
+                t = c * period;
+                goto cycle;
+            }
+        }
+        if (own != UINT64_MAX)
+            des_wake_at(self, own * period);
         now = des_block(self);
     }
 }

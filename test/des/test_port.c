@@ -509,3 +509,37 @@ Test(engine, a_block_that_ends_does_not_stop_the_others)
     cr_assert_eq(b.last, 20);
     cr_assert_eq(end, 20);
 }
+
+static void never_main(des_actor *self, void *data)
+{
+    (void)self;
+    (void)data;
+}
+
+Test(port, ports_due_is_the_next_wake_up_after_a_time)
+{
+    /* The engine is not run: the ports are driven by hand. Port a -> b,
+     * capacity 1, latency 3 (so credit delay 3). Sent at 2, delivered at
+     * 5: after 0 the receiver is due at 5; after 5 it is not (a message
+     * already delivered does not wake it again), nor while the port is
+     * muted. Popped at 6, the slot is visible to the sender at 6 + 3 = 9:
+     * a send refused at 7 leaves the sender waiting, due at 9 after 7 and
+     * not after 9. */
+    des_engine *e = boot();
+    des_actor *a = des_actor_new(e, "a", never_main, NULL);
+    des_actor *b = des_actor_new(e, "b", never_main, NULL);
+    des_port *p = des_port_new(e, "p", sizeof(msg), 1, 3, a, b);
+    msg m = {0};
+    cr_assert(des_port_try_send(p, &m, 2));
+    cr_assert_eq(des_ports_due(b, 0), 5);
+    cr_assert_eq(des_ports_due(b, 5), DES_NEVER);
+    des_port_mute(p, true);
+    cr_assert_eq(des_ports_due(b, 0), DES_NEVER);
+    des_port_mute(p, false);
+    cr_assert_eq(des_ports_due(a, 2), DES_NEVER);   /* not waiting */
+    des_port_pop(p, 6);
+    cr_assert_not(des_port_try_send(p, &m, 7));
+    cr_assert_eq(des_ports_due(a, 7), 9);
+    cr_assert_eq(des_ports_due(a, 9), DES_NEVER);
+    cr_assert_eq(des_ports_due(b, 7), DES_NEVER);   /* nothing in flight */
+}
