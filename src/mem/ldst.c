@@ -1,271 +1,5 @@
 /* LD/ST unit + coalescer + L1D of one SM, on ports (see ldst.h). */
-#include <glib.h>
-#include <math.h>
-
-#include "simtgrid/trace.h"
-#include "mem/dacache_ctl.h"
-#include "mem/dlc.h"
-#include "mem/iwc.h"
-#include "mem/ldst.h"
-#include "mem/loadchar.h"
-#include "mem/tlb.h"
-#include "simtgrid/bits.h"
-
-typedef struct ldst_inst {
-    warp_mem_resp resp;
-    uint64_t issued;        /* core cycle the instruction entered the unit */
-    unsigned remaining;     /* accesses not yet complete */
-    unsigned accesses, misses;
-    uint8_t op;
-    uint8_t flags;          /* the request's mem_flags (MEM_ROW_HINT goes below) */
-    uint8_t prio;           /* the warp's GTO priority in its scheduler (DaCache's FCW) */
-    uint8_t gprio;          /* ... in the SM (OAWS's FCW) */
-    bool reply;
-    int next_free;
-    loadpc *lpc;            /* its PC's characterisation record (gpu.memdiv_stats), or NULL */
-    uint64_t ready_at;      /* core cycle it was ready to leave the SM */
-    uint64_t unit;          /* cycles from ready_at to its last access through the L1, less
-                               the 1-cycle port: its time in the unit and waiting for it */
-} ldst_inst;
-
-/* An atomic instruction's accesses, in issue order: the lane operations
- * each carries to the L2 (mem_pkt.lanes, .hot_lanes), matched by line when
- * it leaves the miss queue. Apart from ldst_inst, which is rewritten for
- * every instruction. */
-typedef struct ldst_atomic {
-    unsigned n;
-    uint64_t line[COALESCE_MAX_ACCESSES];
-    uint8_t lanes[COALESCE_MAX_ACCESSES], hot[COALESCE_MAX_ACCESSES], word[COALESCE_MAX_ACCESSES];
-    bool sent[COALESCE_MAX_ACCESSES];
-} ldst_atomic;
-
-/* A load access waiting for its address translation until `ready`. */
-typedef struct tlb_wait {
-    uint64_t ready;
-    cache_access ca;
-} tlb_wait;
-
-typedef struct hit_ev {
-    uint64_t ready;
-    uint32_t inst;
-    uint64_t line;
-} hit_ev;
-
-/* A load with MEM_LANE_REPORT: its accesses' lines and lanes, so that each
- * completed access is reported to the SM with its lanes (dynamic warp
- * subdivision needs the hit mask and each fill's lanes). */
-typedef struct ldst_lanes {
-    unsigned n;
-    uint64_t line[COALESCE_MAX_ACCESSES];
-    uint32_t lanes[COALESCE_MAX_ACCESSES];
-    bool done[COALESCE_MAX_ACCESSES];
-} ldst_lanes;
-
-struct ldst {
-    /* Trace: each load from entering the unit to its last data ("smN.ldst"),
-     * and each access below the L1 from leaving to its fill ("smN.l1miss"). */
-    trace_spans tr_load, tr_miss;
-    des_engine *engine;
-    des_actor *actor;
-    const des_clock *clk;
-    char *name, *l1name;
-    unsigned sm;
-    stats *st;
-    cache *l1;
-    coalesce_params co;
-    coalesce_stats cst;
-    ldst_route_fn route, load_route;
-    const void *route_ctx, *load_ctx;
-    des_port *req_in, *resp_out, *down, *up;
-    ldst_inst *inst;
-    ldst_atomic *atom;      /* per inst slot */
-    ldst_lanes *lanes;      /* per inst slot (allocated at the first MEM_LANE_REPORT) */
-    unsigned ninst;
-    int free_head;
-    /* The instruction in the unit. */
-    bool busy;
-    uint32_t cur;
-    warp_mem_req req;
-    coalesce_access acc[COALESCE_MAX_ACCESSES];
-    uint32_t partial32[COALESCE_MAX_ACCESSES];   /* a store's partly written segments */
-    unsigned nacc, next;
-    /* A refused access waits, without retrying, until the L1 changes (a
-     * fill, a requester leaving the MSHRs, a miss-queue slot freed): until
-     * then every retry would fail the same way. The cycles skipped are still
-     * counted in busy_cycles and the stall category of `stall_cause`. */
-    bool stalled, changed, cur_refused;
-    cache_fail stall_cause;
-    uint64_t stall_last;    /* last core cycle already counted */
-    /* Hits in flight, in order of ready cycle (a FIFO while hit_interval
-     * is 0: every hit then has the same latency). */
-    hit_ev *hits;
-    unsigned hhead, hcount, hcap;
-    /* With hit_interval > 0, one warp's L1 hits return at most one line per
-     * hit_interval cycles: hit_free[w] is the first cycle warp w's next hit
-     * may be ready (grown on demand to the warp slots seen). */
-    unsigned hit_interval, nhit_free;
-    uint64_t *hit_free;
-    /* With hit_bytes > 0, the L1 returns at most hit_bytes bytes of hit
-     * data per core cycle to the whole SM (each hit its touched sectors, in
-     * the order the L1 looked them up); ret_free is the first free byte slot
-     * in units of cycle * hit_bytes. */
-    unsigned hit_bytes;
-    uint64_t ret_free;
-    /* An atomic access holds the L1 port one cycle per atomic_rate lanes:
-     * the next access waits for port_free (core cycle). */
-    double atomic_rate;
-    uint64_t port_free;
-    /* Accesses of the instruction in the unit the L1 takes per core cycle
-     * (l1d.accesses_per_cycle; 1 = one port). */
-    unsigned ports;
-    /* Responses the SM port refused (it is sized so this stays empty). */
-    GQueue *resp_wait;
-    uint64_t busy_cycles, stall_coal, stall_mshr, stall_icnt, stall_set, fill_stalls;
-    uint64_t refused[CACHE_FAIL_COUNT];   /* accesses refused at least once, by first cause */
-    uint64_t refused_all;
-    stats_hist latency, round_trip;
-    /* DaCache's controller (l1d.replace = dacache), else NULL; the class and
-     * region of the load in the unit. */
-    dacache_ctl *dc;
-    uint8_t dc_class;
-    uint64_t fcw_sum, fcw_samples;
-    /* What the SM's schedulers see (OAWS), or NULL; its FCW's training. */
-    mem_feedback *fb;
-    fcw_state fb_fcw;
-    uint64_t fb_fcw_sum, fb_fcw_samples;
-    loadchar *lc;           /* the chip's characterisation table, or NULL */
-    /* MASCAR's re-execution queue (ldst_set_reexec): load accesses the L1
-     * refused for an MSHR or the miss queue wait here, replayed head first,
-     * so the unit takes the next access meanwhile. `epoch` counts L1
-     * changes: a blocked head is retried only after one. */
-    cache_access *rq;
-    unsigned rq_cap, rq_head, rq_n;
-    bool rq_blocked;
-    uint64_t epoch, rq_epoch, rq_fail_cycle;
-    uint64_t rq_queued, rq_replay_stall;
-    /* Address translation (ldst_set_tlb), else NULL: load accesses waiting
-     * for it, in order of ready cycle; a head the L1 refused waits for an
-     * L1 change (epoch), as the re-execution queue's. */
-    struct tlb *tlb;
-    tlb_wait *tw;
-    unsigned tw_cap, tw_head, tw_n;
-    bool tw_blocked, tw_yield;
-    uint64_t tw_epoch;
-};
-
-static void ldst_main(des_actor *self, void *data);
-static void publish(ldst *u);
-
-ldst *ldst_new(des_engine *e, const char *name, unsigned sm, const cache_params *l1,
-               const coalesce_params *co, unsigned max_pending, ldst_route_fn route,
-               const void *route_ctx, const des_clock *core, stats *st)
-{
-    ldst *u = g_new0(ldst, 1);
-    u->engine = e;
-    u->clk = core;
-    u->sm = sm;
-    u->st = st;
-    u->name = g_strdup_printf("%s.ldst", name);
-    u->l1name = g_strdup_printf("%s.l1d", name);
-    u->l1 = cache_new(l1);
-    u->co = *co;
-    u->route = route;
-    u->route_ctx = route_ctx;
-    u->ninst = max_pending ? max_pending : 1;
-    u->inst = g_new0(ldst_inst, u->ninst);
-    u->atom = g_new0(ldst_atomic, u->ninst);
-    for (unsigned i = 0; i < u->ninst; i++)
-        u->inst[i].next_free = i + 1 < u->ninst ? (int)i + 1 : -1;
-    u->free_head = 0;
-    u->hcap = 64;
-    u->atomic_rate = COALESCE_LANES;
-    u->ports = 1;
-    u->hits = g_new(hit_ev, u->hcap);
-    u->resp_wait = g_queue_new();
-    coalesce_stats_init(&u->cst);
-    stats_hist_init_log2(&u->latency, 16);
-    stats_hist_init_log2(&u->round_trip, 16);
-    if (stats_trace(st)) {
-        double us = (double)u->clk->period / (double)des_ticks_per_us_of(u->engine);
-        char *a = g_strdup_printf("%s.ldst", u->name), *b = g_strdup_printf("%s.l1miss", u->name);
-        trace_spans_init(&u->tr_load, stats_trace(st), a, us);
-        trace_spans_init(&u->tr_miss, stats_trace(st), b, us);
-        g_free(a), g_free(b);
-    }
-    if (st) {
-        cache_register_stats(u->l1, st, u->l1name);
-        coalesce_register_stats(&u->cst, st, u->name);
-        stats_counter(st, u->name, "busy_cycles", "cycles", "cycles the unit held an instruction", &u->busy_cycles);
-        stats_counter(st, u->name, "stall_coal", "cycles",
-                      "LDST_COAL: an access went through but the instruction has more left", &u->stall_coal);
-        stats_counter(st, u->name, "stall_mshr", "cycles",
-                      "LDST_MSHR: an access waited for an MSHR entry or merge slot", &u->stall_mshr);
-        stats_counter(st, u->name, "stall_icnt", "cycles",
-                      "LDST_ICNT: an access waited for room in the miss queue / interconnect", &u->stall_icnt);
-        stats_counter(st, u->name, "stall_set_reserved", "cycles",
-                      "an access waited because every line of its set was reserved", &u->stall_set);
-        stats_counter(st, u->name, "fill_stalls", "cycles",
-                      "cycles a fill could not be installed (no room for its dirty victim)", &u->fill_stalls);
-        stats_histogram(st, u->name, "load_latency", "cycles",
-                        "core cycles from a load entering the unit to its last data", &u->latency);
-        stats_histogram(st, u->name, "miss_latency", "cycles",
-                        "core cycles from a request leaving the L1 miss queue to its reply "
-                        "(L2 hits and misses: the latency below the L1)", &u->round_trip);
-        stats_counter(st, u->name, "refused_accesses", "accesses",
-                      "accesses refused by the L1 at least once (each counted once; the L1's "
-                      "reservation_fails counts every refused attempt)", &u->refused_all);
-        static const char *const names[CACHE_FAIL_COUNT] = {
-            NULL, "refused_set_all_reserved", "refused_mshr_full", "refused_mshr_merge_limit",
-            "refused_miss_queue_full"};
-        for (unsigned f = 1; f < CACHE_FAIL_COUNT; f++)
-            stats_counter(st, u->name, names[f], "accesses",
-                          "accesses whose first refusal had this cause", &u->refused[f]);
-    }
-    if (l1->enabled && l1->replace && ((const replace_ops *)l1->replace->ops)->place) {
-        u->dc = g_new(dacache_ctl, 1);
-        /* FCW starts at the region's warps: p + 1 = FCW x Width / N_set */
-        unsigned fcw = l1->dacache_locality * l1->sets / COALESCE_LANES;
-        /* at least one locality warp per scheduler (Wang, section 4.2.4) */
-        dacache_ctl_init(u->dc, fcw, l1->dacache_schedulers, l1->dacache_partition == CACHE_DACACHE_DYNAMIC,
-                         l1->dacache_coherent);
-        if (st) {
-            stats_counter(st, u->l1name, "dacache_fcw_ups", "", "DaCache: FCW increments (Fig 4.3 step 2)",
-                          &u->dc->fcw.ups);
-            stats_counter(st, u->l1name, "dacache_fcw_downs", "", "DaCache: FCW decrements (Fig 4.3 step 6)",
-                          &u->dc->fcw.downs);
-            stats_counter(st, u->l1name, "dacache_vc_hits", "", "DaCache: victim-cache hits (a coherent PC found to have locality)",
-                          &u->dc->vc_hits);
-        }
-    }
-    u->actor = des_actor_new(e, u->name, ldst_main, u);
-    des_actor_wake_on_edges(u->actor, u->clk);   /* ldst_main acts on edges only */
-    return u;
-}
-
-void ldst_set_atomic_rate(ldst *u, double lanes_per_cycle) { u->atomic_rate = lanes_per_cycle; }
-
-void ldst_invalidate_l1(ldst *u) { cache_invalidate_clean(u->l1); }
-
-void ldst_set_hit_interval(ldst *u, unsigned cycles) { u->hit_interval = cycles; }
-
-void ldst_set_hit_bytes(ldst *u, unsigned bytes_per_cycle) { u->hit_bytes = bytes_per_cycle; }
-
-void ldst_set_accesses_per_cycle(ldst *u, unsigned n) { u->ports = n ? n : 1; }
-
-void ldst_set_load_route(ldst *u, ldst_route_fn route, const void *ctx)
-{
-    u->load_route = route;
-    u->load_ctx = ctx;
-}
-
-void ldst_set_tlb(ldst *u, struct tlb *t)
-{
-    u->tlb = t;
-    if (!u->tw) {
-        u->tw_cap = 64;
-        u->tw = g_new(tlb_wait, u->tw_cap);
-    }
-}
+#include "mem/ldst_internal.h"
 
 /* The ready cycle of a hit of warp `w` whose data the L1 has at `ready`:
  * no earlier than hit_interval cycles after the warp's previous hit. */
@@ -295,43 +29,6 @@ static uint64_t hit_return_ready(ldst *u, uint64_t ready, unsigned bytes)
     uint64_t start = MAX(ready * u->hit_bytes, u->ret_free);
     u->ret_free = start + bytes;
     return (u->ret_free - 1) / u->hit_bytes;
-}
-
-void ldst_set_feedback(ldst *u, mem_feedback *fb, unsigned fcw_min)
-{
-    u->fb = fb;
-    fcw_init(&u->fb_fcw, FCW_INIT, fcw_min);
-    publish(u);
-}
-
-void ldst_set_loadchar(ldst *u, loadchar *lc) { u->lc = lc; }
-
-void ldst_set_reexec(ldst *u, unsigned entries)
-{
-    g_free(u->rq);
-    u->rq = entries ? g_new0(cache_access, entries) : NULL;
-    u->rq_cap = entries;
-    u->rq_head = u->rq_n = 0;
-    if (entries && u->st) {
-        stats_counter(u->st, u->name, "mascar_queued", "accesses",
-                      "MASCAR: load accesses the L1 refused, put in the re-execution queue", &u->rq_queued);
-        stats_counter(u->st, u->name, "mascar_replay", "cycles",
-                      "MASCAR_Replay: cycles the re-execution queue's head could not be sent", &u->rq_replay_stall);
-    }
-}
-
-des_actor *ldst_actor(ldst *u) { return u->actor; }
-
-void ldst_connect_sm(ldst *u, des_port *req_in, des_port *resp_out)
-{
-    u->req_in = req_in;
-    u->resp_out = resp_out;
-}
-
-void ldst_connect_mem(ldst *u, des_port *down, des_port *up)
-{
-    u->down = down;
-    u->up = up;
 }
 
 static void count_stall(ldst *u, uint64_t cycles)
@@ -391,29 +88,10 @@ void ldst_finish(ldst *u, des_time end)
     }
 }
 
-void ldst_free(ldst *u)
-{
-    if (!u)
-        return;
-    cache_free(u->l1);
-    g_free(u->rq);
-    g_free(u->tw);
-    g_free(u->dc);
-    g_free(u->inst);
-    g_free(u->atom);
-    g_free(u->lanes);
-    g_free(u->hits);
-    g_free(u->hit_free);
-    g_queue_free(u->resp_wait);
-    g_free(u->name);
-    g_free(u->l1name);
-    g_free(u);
-}
-
 /* ---- instruction bookkeeping ------------------------------------------- */
 
 /* The L1's state as the schedulers see it. */
-static void publish(ldst *u)
+void ldst_publish(ldst *u)
 {
     if (!u->fb)
         return;
@@ -936,7 +614,7 @@ static void flush_responses(ldst *u, des_time t)
         g_free(g_queue_pop_head(u->resp_wait));
 }
 
-static void ldst_main(des_actor *self, void *data)
+void ldst_main(des_actor *self, void *data)
 {
     ldst *u = data;
     des_time period = u->clk->period;
@@ -1010,7 +688,7 @@ static void ldst_main(des_actor *self, void *data)
             }
         }
         des_count_events(u->engine, 1);
-        publish(u);
+        ldst_publish(u);
 
         /* The next cycle with work, else sleep until a port wakes us. */
         bool again = (u->busy && (!u->stalled || u->changed)) || des_port_next(u->up) <= t ||
