@@ -240,8 +240,12 @@ sm *sm_new(des_engine *e, const core_params *p, unsigned id, const des_clock *co
     s->sendq = g_new0(warp_mem_req, s->sendq_cap);
     s->sendq_at = g_new0(uint64_t, s->sendq_cap);
     s->reports = g_new0(cta_done_msg, p->max_ctas);
-    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
+    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++) {
         s->units[u] = g_new0(sm_unit, p->unit[u].count);
+        if (u == CORE_UNIT_SMEM && p->smem_queue)
+            for (unsigned i = 0; i < p->unit[u].count; i++)
+                s->units[u][i].q = g_new0(sm_unit_queue, 1);
+    }
     s->passes_port = (p->warp_size + p->simd_width - 1) / p->simd_width;
     s->sc = g_new0(sm_sched_state, p->schedulers);
     unsigned slots = (p->max_warps + p->schedulers - 1) / p->schedulers;
@@ -353,8 +357,11 @@ void sm_free(sm *s)
         g_free(s->mbox->seen);
         g_free(s->mbox);
     }
-    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++)
+    for (unsigned u = 0; u < CORE_UNIT_KINDS; u++) {
+        for (unsigned i = 0; i < s->p.unit[u].count; i++)
+            g_free(s->units[u][i].q);
         g_free(s->units[u]);
+    }
     g_free(s->sc);
     g_free(s->reports);
     g_free(s->sendq);

@@ -85,36 +85,43 @@ typedef struct sm_mem_op {
 } sm_mem_op;
 
 #define SM_UNIT_QUEUE 64   /* ring of core.smem_queue (at most 32, and a margin) */
+/* core.smem_queue: the start cycles of the instructions waiting for a
+ * shared-memory unit, in issue order (a ring from head). Apart from the
+ * unit so that the units' free_at, scanned at every status, stay packed. */
+typedef struct sm_unit_queue {
+    uint8_t head, n;
+    uint64_t start[SM_UNIT_QUEUE];
+} sm_unit_queue;
+
 typedef struct sm_unit {
     uint64_t free_at;    /* first cycle it accepts a new instruction */
-    /* core.smem_queue: the start cycles of the instructions waiting for it,
-     * in issue order (a ring from q_head) */
-    uint8_t q_head, q_n;
-    uint64_t q_start[SM_UNIT_QUEUE];
+    sm_unit_queue *q;    /* the shared-memory units' with core.smem_queue, else NULL */
 } sm_unit;
 
 /* core.smem_queue: drops the queued instructions that have started by
  * cycle k; how many still wait. */
 static inline unsigned sm_unit_queued(sm_unit *u, uint64_t k)
 {
-    while (u->q_n && u->q_start[u->q_head] <= k) {
-        u->q_head = (uint8_t)((u->q_head + 1) % SM_UNIT_QUEUE);
-        u->q_n--;
+    sm_unit_queue *q = u->q;
+    while (q->n && q->start[q->head] <= k) {
+        q->head = (uint8_t)((q->head + 1) % SM_UNIT_QUEUE);
+        q->n--;
     }
-    return u->q_n;
+    return q->n;
 }
 
 /* Claims unit u for `passes` passes of an instruction issued at cycle k:
- * it starts at k, or with core.smem_queue (q) when the unit frees, queued
- * behind the instructions issued before it. Returns the start. */
-static inline uint64_t sm_unit_claim(sm_unit *u, uint64_t k, uint64_t busy, bool q)
+ * it starts at k, or with core.smem_queue (queue) when the unit frees,
+ * queued behind the instructions issued before it. Returns the start. */
+static inline uint64_t sm_unit_claim(sm_unit *u, uint64_t k, uint64_t busy, bool queue)
 {
     uint64_t start = k;
-    if (q && u->free_at > k) {
+    if (queue && u->free_at > k) {
         start = u->free_at;
+        sm_unit_queue *q = u->q;
         sm_unit_queued(u, k);
-        if (u->q_n < SM_UNIT_QUEUE)
-            u->q_start[(u->q_head + u->q_n++) % SM_UNIT_QUEUE] = start;
+        if (q->n < SM_UNIT_QUEUE)
+            q->start[(q->head + q->n++) % SM_UNIT_QUEUE] = start;
     }
     u->free_at = start + busy;
     return start;

@@ -142,7 +142,7 @@ static inline uint8_t unit_status(sm *s, const sm_entity *w, const isa_inst *in,
         if (!depth)
             free_at = min_u64(free_at, x->free_at);
         else   /* core.smem_queue: room in its queue, or when the head starts */
-            free_at = min_u64(free_at, sm_unit_queued(x, cycle) < depth ? cycle : x->q_start[x->q_head]);
+            free_at = min_u64(free_at, sm_unit_queued(x, cycle) < depth ? cycle : x->q->start[x->q->head]);
     }
     if (free_at > cycle) {
         *wake = min_u64(*wake, free_at);
