@@ -242,6 +242,15 @@ unsigned cache_set_of(const cache *c, uint64_t addr)
     return set_index_of(&c->index, addr);
 }
 
+bool cache_set_all(const cache *c, uint64_t addr, bool (*pred)(const void *ctx, uint64_t line), const void *ctx)
+{
+    const uint64_t *t = c->tag + cache_line_index(c, set_index_of(&c->index, addr), 0);
+    for (unsigned w = 0; w < c->p.ways; w++)
+        if (t[w] != CACHE_NO_TAG && !pred(ctx, t[w]))
+            return false;
+    return true;
+}
+
 int cache_stack_pos(const cache *c, uint64_t addr)
 {
     uint64_t line = addr & ~(uint64_t)(c->p.line_bytes - 1);

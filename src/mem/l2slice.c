@@ -392,6 +392,13 @@ static void send_dram(l2slice *s, des_time t)
     }
 }
 
+/* A line of the set is a copy: homed in the other partition. */
+static bool is_copy(const void *ctx, uint64_t line)
+{
+    const l2slice *s = ctx;
+    return s->home(s->home_ctx, line) != s->index;
+}
+
 static void take_request(l2slice *s, uint64_t c, des_time t)
 {
     if (c < s->port_free)
@@ -428,10 +435,13 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         a.requester = slot;
     }
     cache_result r = cache_try_access(s->c, &a, c);
-    if (s->home_reserve && in == s->peer_req_in && r.outcome == CACHE_FAIL && r.fail == CACHE_FAIL_SET_ALL_RESERVED) {
-        /* Every way of the set awaits a fill, perhaps all copies waiting on
-         * the other partition: serve its miss uncached (the reply goes back
-         * from DRAM without filling here) rather than wait on them. */
+    if (s->home_reserve && in == s->peer_req_in && r.outcome == CACHE_FAIL && r.fail == CACHE_FAIL_SET_ALL_RESERVED &&
+        cache_set_all(s->c, m->addr, is_copy, s)) {
+        /* Every way of the set awaits a fill, all of them copies waiting on
+         * the other partition (which may wait on this request): serve its
+         * miss uncached (the reply goes back from DRAM without filling
+         * here). A way awaiting a home line's fill comes from DRAM and
+         * frees the set: the request waits for it as any other. */
         a.bypass = true;
         r = cache_try_access(s->c, &a, c);
     }
