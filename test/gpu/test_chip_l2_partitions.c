@@ -178,6 +178,12 @@ Test(chip_l2_partitions, odd_channel_count_is_an_error)
     g_free(fixed);
 }
 
+/* One thread's L1-bypassing (.cg) load of a + off. */
+static const char ONE_LOAD_KERNEL[] = ".kernel one\n.param off\n.data a u32[65536] = zero\n"
+                                      "    param r3, off\n"
+                                      "    ld.global.cg.u32 r1, [r3+@a]\n"
+                                      "    exit\n";
+
 Test(chip_l2_partitions, refused_crossbar_request_does_not_hold_peer_requests)
 {
     /* Four SMs (0, 1 near partition 0; 2, 3 near partition 1), l2.mshr_merge
@@ -192,17 +198,13 @@ Test(chip_l2_partitions, refused_crossbar_request_does_not_hold_peer_requests)
      * would ever come (a deadlock: the run ends with four CTAs unfinished).
      * Served on its own input, every load completes: one far request each
      * way, each served once, at least one refusal per slice. */
-    const char *k = ".kernel one\n.param off\n.data a u32[65536] = zero\n"
-                    "    param r3, off\n"
-                    "    ld.global.cg.u32 r1, [r3+@a]\n"
-                    "    exit\n";
     GString *lt = g_string_new("grid = 1\nblock = 1\nsms = 0\nargs = 256\n");
     for (unsigned i = 1; i < 4; i++)
         g_string_append_printf(lt, "\n[launch.k%u]\nkernel = k.sasm\ngrid = 1\nblock = 1\nsms = %u\nargs = %u\n", i, i,
                                i < 2 ? (unsigned)D : (unsigned)A);
     char *model = edit("[l2]\n", PARTS "mshr_merge = 1\n");
     chip_run cr;
-    chip_run_text(&cr, model, k, lt->str, (char *[]){"dram.timing=simple", "gpu.sms=4", NULL});
+    chip_run_text(&cr, model, ONE_LOAD_KERNEL, lt->str, (char *[]){"dram.timing=simple", "gpu.sms=4", NULL});
     g_free(model);
     g_string_free(lt, TRUE);
     cr_assert(cr.ok, "%s", cr.error);
@@ -328,15 +330,11 @@ Test(chip_l2_partitions, far_request_waits_for_a_set_reserved_by_a_home_miss)
      * request served, two misses (A + 0x200, then A), nothing uncached.
      * (Served uncached, as before the bypass was limited to sets of copies,
      * l2s0 would count one bypass and one miss.) */
-    const char *k = ".kernel one\n.param off\n.data a u32[65536] = zero\n"
-                    "    param r3, off\n"
-                    "    ld.global.cg.u32 r1, [r3+@a]\n"
-                    "    exit\n";
     const char *lt = "grid = 1\nblock = 1\nsms = 0\nargs = 512\n"
                      "\n[launch.k1]\nkernel = k.sasm\ngrid = 1\nblock = 1\nsms = 1\nargs = 0\n";
     char *model = edit("[l2]\n", PARTS "sets = 1\nways = 1\nmshr_entries = 2\nhome_mshr_reserve = 1\n");
     chip_run cr;
-    chip_run_text(&cr, model, k, lt, (char *[]){"dram.timing=simple", NULL});
+    chip_run_text(&cr, model, ONE_LOAD_KERNEL, lt, (char *[]){"dram.timing=simple", NULL});
     g_free(model);
     cr_assert(cr.ok, "%s", cr.error);
     cr_expect_eq(chip_counter(&cr, "sm0.ldst", "loads"), 1);

@@ -16,7 +16,9 @@
  * 1 0: four loads on l2s0 and four on l2s1. */
 #include "gpu_test_util.h"
 
-static void run_stride(chip_run *cr, const char *xor_on)
+/* Runs the stride with l2.slice_xor = `xor_on`; expects `on0` and `on1`
+ * loads on l2s0 and l2s1 and none on channel 1's slices. */
+static void expect_split(const char *xor_on, unsigned on0, unsigned on1)
 {
     unsigned off[8];
     for (unsigned k = 0; k < 8; k++)
@@ -25,9 +27,14 @@ static void run_stride(chip_run *cr, const char *xor_on)
     char *l2 = g_strconcat("[l2]\nslices_per_partition = 2\nslice_xor = ", xor_on, "\n", NULL);
     char **cut = g_strsplit(CHIP_TWO_SM_MODEL, "[l2]\n", 2);
     char *model = g_strjoin(l2, cut[0], cut[1], NULL);
-    chip_run_text(cr, model, kernel, "grid = 1\nblock = 1\nsms = 0", (char *[]){"dram.timing=simple", NULL});
-    cr_assert(cr->ok, "%s", cr->error);
-    cr_expect_eq(chip_counter(cr, "sm0.ldst", "loads"), 8);
+    chip_run cr;
+    chip_run_text(&cr, model, kernel, "grid = 1\nblock = 1\nsms = 0", (char *[]){"dram.timing=simple", NULL});
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "loads"), 8);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "accesses"), on0);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "accesses"), on1);
+    cr_expect_eq(chip_counter(&cr, "l2s2", "accesses") + chip_counter(&cr, "l2s3", "accesses"), 0);
+    chip_run_free(&cr);
     g_strfreev(cut);
     g_free(model);
     g_free(l2);
@@ -36,20 +43,10 @@ static void run_stride(chip_run *cr, const char *xor_on)
 
 Test(chip_slice_xor, next_bit_puts_a_1KiB_stride_on_one_slice)
 {
-    chip_run cr;
-    run_stride(&cr, "false");
-    cr_expect_eq(chip_counter(&cr, "l2s0", "accesses"), 8);
-    cr_expect_eq(chip_counter(&cr, "l2s1", "accesses"), 0);
-    cr_expect_eq(chip_counter(&cr, "l2s2", "accesses") + chip_counter(&cr, "l2s3", "accesses"), 0);
-    chip_run_free(&cr);
+    expect_split("false", 8, 0);
 }
 
 Test(chip_slice_xor, xor_spreads_it_over_both)
 {
-    chip_run cr;
-    run_stride(&cr, "true");
-    cr_expect_eq(chip_counter(&cr, "l2s0", "accesses"), 4);
-    cr_expect_eq(chip_counter(&cr, "l2s1", "accesses"), 4);
-    cr_expect_eq(chip_counter(&cr, "l2s2", "accesses") + chip_counter(&cr, "l2s3", "accesses"), 0);
-    chip_run_free(&cr);
+    expect_split("true", 4, 4);
 }
