@@ -67,6 +67,8 @@ typedef struct core_params {
     bool dispatch_restart;   /* each launch's first CTA goes to the first SM of its range */
     core_dispatch_order dispatch_order;   /* the order the SMs are visited in */
     unsigned cta_launch_latency;
+    double dispatch_interval;   /* cycles between rate-limited CTA dispatches (0 = none) */
+    unsigned dispatch_burst;    /* CTAs per SM of a launch free of the rate limit */
     unsigned schedulers, issue_width;
     const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
     unsigned fetch_group;

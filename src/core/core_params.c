@@ -26,7 +26,8 @@ static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV
 static const param_bind binds[] = {
     U(warp_size), U(simd_width), U(max_warps), U(max_threads), U(max_ctas), U(regs), U(smem_bytes),
     B(one_cta_at_a_time), B(dispatch_restart), PB_ENUM(core_params, "core.dispatch_order", dispatch_order, dispatch_order_names),
-    U(cta_launch_latency), U(schedulers), U(issue_width),
+    U(cta_launch_latency), PB(core_params, "core.dispatch_interval", dispatch_interval, PF_DOUBLE), U(dispatch_burst),
+    U(schedulers), U(issue_width),
     PB_POLICY(core_params, "core.scheduler", scheduler, core_policy),
     U(fetch_group),
     PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),
