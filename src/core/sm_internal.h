@@ -340,7 +340,7 @@ typedef struct slot_timing {
     isa_exec_out mem;
 } slot_timing;
 bool sm_request_room(const sm *s);
-void sm_pack_mem_add(sm *s, slot_timing *t, unsigned e, const isa_exec_out *o, bool first);
+void sm_pack_mem_add(sm *s, slot_timing *t, const isa_exec_out *o, bool first);
 bool sm_pack_mem_fits(sm *s, const slot_timing *t, unsigned e, const isa_inst *in);
 bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);

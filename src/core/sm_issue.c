@@ -568,7 +568,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     if (first)
         claim_unit(s, sc, in, &o, k, t);
     if (s->rc->packs && t->unit == CORE_UNIT_LDST && s->p.mimd_pack_memory > 1)
-        sm_pack_mem_add(s, t, e, &o, first);
+        sm_pack_mem_add(s, t, &o, first);
     t->threads += nthreads;
     st->cur_threads = t->threads > p->warp_size ? p->warp_size : t->threads;
     count_lanes(s, st, w->active, nthreads, k);

@@ -33,13 +33,14 @@ static void append(isa_exec_out *m, const isa_exec_out *o, uint32_t lanes)
     }
 }
 
-/* Records entity e's executed access o in the slot: the first opens it (a
- * trace entity or another memory op closes it to further entities). */
-void sm_pack_mem_add(sm *s, slot_timing *t, unsigned e, const isa_exec_out *o, bool first)
+/* Records an entity's executed access o in the slot: the first opens it
+ * (another memory op, cond_acc, closes it to further entities). MIMD runs
+ * no traces (its entities need threads' registers). */
+void sm_pack_mem_add(sm *s, slot_timing *t, const isa_exec_out *o, bool first)
 {
     if (first) {
         t->mem = (isa_exec_out){.inst = o->inst, .access_size = o->access_size};
-        t->mem_entities = packable(o->inst) && !s->ent[e].trace ? 1 : s->p.mimd_pack_memory;
+        t->mem_entities = packable(o->inst) ? 1 : s->p.mimd_pack_memory;
     } else {
         t->mem_entities++;
     }
@@ -53,7 +54,7 @@ void sm_pack_mem_add(sm *s, slot_timing *t, unsigned e, const isa_exec_out *o, b
 bool sm_pack_mem_fits(sm *s, const slot_timing *t, unsigned e, const isa_inst *in)
 {
     const sm_entity *w = &s->ent[e];
-    if (t->mem_entities >= s->p.mimd_pack_memory || w->trace || !packable(in) ||
+    if (t->mem_entities >= s->p.mimd_pack_memory || !packable(in) ||
         in->cls != t->mem.inst->cls || in->mem_bytes != t->mem.access_size || !sm_request_room(s))
         return false;
     const sm_hw *h = &s->hw[w->hw];
