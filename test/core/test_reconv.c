@@ -399,30 +399,30 @@ static harness *run_loads(const char *const *extra)
     return h;
 }
 
-/* The halves' answers come at r and r + 1 in every case below, so they
- * reach each later pc a cycle apart and never merge again: even 8 @r+1,
- * odd 6 @r+2, 9 @r+8 and @r+9, exits @r+15 and @r+16, end r+22. */
-static void expect_after_loads(harness *h, uint64_t r)
+/* Even's load issues at 45, odd's at odd_at; the halves' answers come at r
+ * and r + 1, so they reach each later pc a cycle apart and never merge
+ * again: even 8 @r+1, odd 6 @r+2, 9 @r+8 and @r+9, exits @r+15 and
+ * @r+16, end r+22; `slots` issue slots in all. */
+static void expect_loads(harness *h, uint64_t odd_at, uint64_t r, uint64_t slots)
 {
     cr_assert_eq(h->nlog, 13);
+    expect_issue(h, 5, 45, 7, EVEN);
+    expect_issue(h, 6, odd_at, 5, ODD);
     expect_issue(h, 7, r + 1, 8, EVEN);
     expect_issue(h, 8, r + 2, 6, ODD);
     expect_issue(h, 9, r + 8, 9, EVEN);
     expect_issue(h, 10, r + 9, 9, ODD);
     expect_issue(h, 12, r + 16, 10, ODD);
     cr_expect_eq(harness_end(h, 0), r + 22);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), slots, "issue slots");
+    harness_free(h);
 }
 
-/* Alone (the default, 1): even 7 @45, odd 5 in the next slot @46; their
- * requests are taken at 45 and 46, answered at 145 and 146. 13 slots. */
+/* Alone (the default, 1): odd 5 in the next slot @46; the requests are
+ * taken at 45 and 46, answered at 145 and 146. 5 + 2 x 4 = 13 slots. */
 Test(reconv, mimd_memory_alone_by_default)
 {
-    harness *h = run_loads((const char *[]){NULL});
-    expect_issue(h, 5, 45, 7, EVEN);
-    expect_issue(h, 6, 46, 5, ODD);
-    expect_after_loads(h, 145);
-    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 13, "issue slots");
-    harness_free(h);
+    expect_loads(run_loads((const char *[]){NULL}), 46, 145, 13);
 }
 
 /* Two entities per slot: the LD/ST unit books 32 / 32 lanes = 1 pass; with
@@ -431,12 +431,7 @@ Test(reconv, mimd_memory_alone_by_default)
  * at 145 and 146, as alone). 12 slots. */
 Test(reconv, mimd_memory_packs_two_loads)
 {
-    harness *h = run_loads((const char *[]){"core.mimd_pack_memory=2", NULL});
-    expect_issue(h, 5, 45, 7, EVEN);
-    expect_issue(h, 6, 45, 5, ODD);
-    expect_after_loads(h, 145);
-    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 12, "issue slots");
-    harness_free(h);
+    expect_loads(run_loads((const char *[]){"core.mimd_pack_memory=2", NULL}), 45, 145, 12);
 }
 
 /* The L1 as one bank of 128-B words: each load alone reads one word (1
@@ -445,13 +440,9 @@ Test(reconv, mimd_memory_packs_two_loads)
  * default. */
 Test(reconv, mimd_memory_pack_bounded_by_the_booked_passes)
 {
-    harness *h = run_loads(
-        (const char *[]){"core.mimd_pack_memory=2", "core.l1d_banks=1", "core.l1d_bank_bytes=128", NULL});
-    expect_issue(h, 5, 45, 7, EVEN);
-    expect_issue(h, 6, 46, 5, ODD);
-    expect_after_loads(h, 145);
-    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 13, "issue slots");
-    harness_free(h);
+    expect_loads(run_loads((const char *[]){"core.mimd_pack_memory=2", "core.l1d_banks=1",
+                                            "core.l1d_bank_bytes=128", NULL}),
+                 46, 145, 13);
 }
 
 /* Same bank, but 16 LD/ST lanes: even books 32 / 16 = 2 passes, and the
