@@ -95,6 +95,7 @@ typedef struct core_params {
     bool dwf_heap_infinite;
     unsigned dwf_heap_entries, dwf_mheap_lut_entries, dwf_mheap_lut_assoc;
     unsigned oracle_dp_cells;      /* oracle: exact alignment up to this table size */
+    unsigned mimd_pack_memory;     /* mimd: memory entities per issue slot (1 = alone) */
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
      * re-convergence choices */
     unsigned dws_wst_entries, dws_slots, dws_block_limit;

@@ -46,7 +46,7 @@ static const param_bind binds[] = {
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),
     B(dws_branch_limited), B(dws_ready_queue), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     U(dws_slip_limit), PB(core_params, "core.dws_slip_interval", dws_slip_interval, PF_U64), U(dws_slip_mem_pct),
-    U(dws_slip_active_pct), U(oracle_dp_cells),
+    U(dws_slip_active_pct), U(oracle_dp_cells), U(mimd_pack_memory),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),

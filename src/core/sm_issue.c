@@ -66,7 +66,7 @@ bool sm_is_control(const isa_inst *in)
 
 /* Room for one more request: the port's free slots (as seen now) minus the
  * requests already queued for it. */
-static bool request_room(const sm *s)
+bool sm_request_room(const sm *s)
 {
     return s->req_out && s->req_space > s->sendq_count && s->sendq_count < s->sendq_cap && s->nfree_tag > 0;
 }
@@ -168,7 +168,7 @@ static inline uint8_t unit_status(sm *s, const sm_entity *w, const isa_inst *in,
  * cycles; a missing tag comes back with a response, which is a port event. */
 static inline uint8_t request_status(sm *s, uint64_t cycle, uint64_t *wake)
 {
-    if (request_room(s))
+    if (sm_request_room(s))
         return WS_READY;
     if (!s->req_out)
         return WS_STRUCT;
@@ -485,6 +485,7 @@ static void claim_unit(sm *s, unsigned sc, const isa_inst *in, const isa_exec_ou
     s->smem_queue_cycles += start - k;
     uint64_t extra = sm_pass_extra(s, u, in, passes) + lat_extra + (start - k);
     t->unit = u;
+    t->passes = passes;
     t->send_at = k + (latency - 1) + extra;
     t->done = k + p->pipeline_depth - 1 + (latency - 1) + extra;
     t->threads = 0;
@@ -566,6 +567,8 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     sm_sched_state *st = &s->sc[sc];
     if (first)
         claim_unit(s, sc, in, &o, k, t);
+    if (s->rc->packs && t->unit == CORE_UNIT_LDST && s->p.mimd_pack_memory > 1)
+        sm_pack_mem_add(s, t, &o, first);
     t->threads += nthreads;
     st->cur_threads = t->threads > p->warp_size ? p->warp_size : t->threads;
     count_lanes(s, st, w->active, nthreads, k);
@@ -628,8 +631,9 @@ static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uin
     *worst = best;
 }
 
-/* MIMD bound: fill the slot with more READY entities of the same unit kind
- * (not memory), any threads on any free lanes, up to warp_size threads. */
+/* MIMD bound: fill the slot with more READY entities of the same unit kind,
+ * any threads on any free lanes, up to warp_size threads; not shared
+ * memory, and global memory only as core.mimd_pack_memory lets it. */
 static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 {
     for (;;) {
@@ -639,8 +643,9 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
         const sm_entity *w = &s->ent[id];
         const isa_inst *in = sm_inst_of(s, (unsigned)id);
         unsigned u = sm_unit_of(&s->p, in);
-        if (u != t->unit || u == CORE_UNIT_LDST || u == CORE_UNIT_SMEM ||
-            t->threads + (unsigned)sg_popcount32(w->active) > s->p.warp_size) {
+        if (u != t->unit || u == CORE_UNIT_SMEM ||
+            t->threads + (unsigned)sg_popcount32(w->active) > s->p.warp_size ||
+            (u == CORE_UNIT_LDST && !sm_pack_mem_fits(s, t, (unsigned)id, in))) {
             sm_set_status(s, (unsigned)id, WS_STRUCT);   /* not this slot; it may issue next cycle */
             continue;
         }
@@ -704,7 +709,8 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
             break;
         slot_timing t;
         issue_entity(s, sc, (unsigned)id, k, &t, true);
-        if (s->rc->packs && t.unit != CORE_UNIT_LDST && t.unit != CORE_UNIT_SMEM)
+        if (s->rc->packs && t.unit != CORE_UNIT_SMEM &&
+            (t.unit != CORE_UNIT_LDST || s->p.mimd_pack_memory > 1))
             pack_more(s, sc, k, &t);
         if (!s->rc->form)   /* formed sub-warps count themselves */
             stats_hist_add(&s->active_threads, t.threads);
