@@ -40,6 +40,8 @@ typedef enum core_dispatch_order { CORE_DISPATCH_RR, CORE_DISPATCH_H100 } core_d
 /* DWF issue policies and register-file models (core.dwf_policy, core.dwf_rf). */
 enum { DWF_POL_MAJ, DWF_POL_MIN, DWF_POL_TIME, DWF_POL_PC, DWF_POL_PDPRI };
 enum { DWF_RF_LAS, DWF_RF_IDEAL, DWF_RF_BANKS };
+/* DPdPri's post-dominators (core.dwf_pdpri_count): of conditional branches, of every branch. */
+enum { DWF_PD_COND, DWF_PD_ANY };
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 /* Two-level: the group that becomes top, the next in order or the one fetched from. */
 typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
@@ -89,6 +91,7 @@ typedef struct core_params {
     /* dwf (src/core/reconv_dwf.c) */
     unsigned dwf_policy;           /* DWF_POL_* */
     unsigned dwf_rf;               /* DWF_RF_* */
+    unsigned dwf_pdpri_count;      /* DWF_PD_* */
     bool dwf_swizzle;
     unsigned dwf_pool_entries;     /* 0 = infinite */
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;

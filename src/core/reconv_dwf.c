@@ -19,7 +19,8 @@
  *   time   DTime: pool warps in formation order;
  *   pc     DPC: the smallest pc;
  *   pdpri  DPdPri: the fewest post-dominators passed (a thread's count goes
- *          up when it reaches the reconvergence pc of any branch, [interp]).
+ *          up when it reaches the reconvergence pc of a conditional branch,
+ *          or of any branch: core.dwf_pdpri_count, [interp]).
  * Register file (core.dwf_rf): las, a thread only on its home lane with the
  * CNF/OCC insertion rule of [T] 4.2; ideal, any free lane; banks, any lane,
  * and a warp with m threads of one home lane holds the issue port m - 1
@@ -192,8 +193,12 @@ static isa_thread *thread_of(const sm *s, const dwf_state *d, unsigned t)
     return s->hw[t / d->ws].lane[t % d->ws];
 }
 
-/* Bitmap of the pcs that are some branch's reconvergence point (DPdPri). */
-static const uint8_t *ipdoms_of(dwf_state *d, const isa_program *prog)
+/* Bitmap of the pcs that DPdPri counts as post-dominators: the
+ * reconvergence points of the conditional branches (any = false: the only
+ * branches that can diverge, [T] 4.3) or of every branch (any = true: an
+ * unconditional branch's target too). One setting per run, so the cache is
+ * keyed by the program alone. */
+static const uint8_t *ipdoms_of(dwf_state *d, const isa_program *prog, bool any)
 {
     uint8_t *b = g_hash_table_lookup(d->ipdoms, prog);
     if (b)
@@ -202,7 +207,7 @@ static const uint8_t *ipdoms_of(dwf_state *d, const isa_program *prog)
     b = g_new0(uint8_t, n + 1);
     for (uint32_t pc = 0; pc < n; pc++) {
         const isa_inst *in = isa_program_inst(prog, pc);
-        if (in->op == ISA_OP_BRA && in->reconv < n)
+        if (in->op == ISA_OP_BRA && in->reconv < n && (any || in->guard != ISA_PRED_NONE))
             b[in->reconv] = 1;
     }
     g_hash_table_insert(d->ipdoms, (gpointer)prog, b);
@@ -665,7 +670,9 @@ static void dwf_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
     (void)i, (void)issued, (void)done;
     dwf_state *d = s->rc_state;
     uint32_t pc = s->ent[e].pc;
-    const uint8_t *ip = s->p.dwf_policy == DWF_POL_PDPRI ? ipdoms_of(d, sm_prog_of(s, e)) : NULL;
+    const uint8_t *ip = s->p.dwf_policy == DWF_POL_PDPRI
+                            ? ipdoms_of(d, sm_prog_of(s, e), s->p.dwf_pdpri_count == DWF_PD_ANY)
+                            : NULL;
     for (uint32_t m = d->mask[e]; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
         if (o->exited >> l & 1) {

@@ -222,11 +222,12 @@ typedef struct minority_out {
 } minority_out;
 
 /* Runs `kernel` (thread 0 stores 100, the others 8) on 16 warps of 4
- * threads, ideal register file, infinite heap, under policy `pol`. */
-static harness *run_minority(const char *kernel, const char *pol)
+ * threads, ideal register file, infinite heap, under policy `pol` and one
+ * more setting `extra` (or none: NULL). */
+static harness *run_minority(const char *kernel, const char *pol, const char *extra)
 {
     const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
-                          "core.max_threads=64", "core.dwf_rf=ideal", "core.dwf_heap=infinite", pol, NULL};
+                          "core.max_threads=64", "core.dwf_rf=ideal", "core.dwf_heap=infinite", pol, extra, NULL};
     harness *h = harness_new(sets);
     harness_launch(h, kernel, 1, 64, NULL, 0, 0, -1);
     cr_assert(harness_run(h, 100000));
@@ -239,7 +240,7 @@ static void minority_child(void *ctx, void *out)
 {
     const char *pol = ctx;
     minority_out *o = out;
-    harness *h = run_minority(k_minority, pol);
+    harness *h = run_minority(k_minority, pol, NULL);
     o->first_minor = ~0u;
     o->last_loop = 0;
     for (unsigned i = 0; i < h->nlog; i++) {
@@ -325,7 +326,7 @@ static void pdpri_child(void *ctx, void *out)
 {
     const char *pol = ctx;
     pdpri_out *o = out;
-    harness *h = run_minority(k_pdpri, pol);
+    harness *h = run_minority(k_pdpri, pol, NULL);
     o->first_minor = o->first_pd = ~0u;
     for (unsigned i = 0; i < h->nlog; i++) {
         if (h->log[i].pc == 10 && o->first_minor == ~0u)
@@ -346,4 +347,75 @@ Test(dwf, dpdpri_lets_the_laggard_pass_first)
     cr_expect_lt(pd.first_minor, pd.first_pd, "DPdPri: pc 10 (count 0) before any pc 7 (count >= 1)");
     cr_expect_gt(pc.first_minor, pc.first_pd, "DPC: pc 10 after the loop's first pc 7");
     cr_expect_gt(maj.first_minor, maj.first_pd, "DMaj: pc 10 after the loop's first pc 7");
+}
+
+/* Which post-dominators DPdPri counts (core.dwf_pdpri_count; [T] 4.3:
+ * threads "falling behind after a divergence" catch up "after the
+ * immediate post-dominator"). The k_minority machine; thread 0 goes to
+ * pc 9, the other 63 run a loop closed by an unconditional back-edge
+ * (pc 7, whose only successor, pc 4, is its immediate post-dominator).
+ * Post-dominators of the conditional branches: 8 (pc 5, the loop exit)
+ * and 11 (pc 3); every branch adds 4 (pc 7) and 11 (pcs 8, 10).
+ * Issue order by hand (all counts 0 at first; one issue a cycle, 7-stage
+ * pipeline, ties by pc then formation): the 16 pool warps at pc 0 issue in
+ * cycles 0-15, then pc 1, 2, 3 in turn (16-63, each level's warps formed
+ * 7 cycles after their issue, while lower-pc warps are still ready); hw
+ * warp 0's pc 3 issues first (cycle 48) and its write-back (55) forms the
+ * pc-9 warp (thread 0, count 0) and the first pc-4 warp.
+ * - cond: a loop thread's count stays 0 in the loop (4 is no conditional
+ *   branch's post-dominator), so (0, pc 4..7) comes before (0, pc 9), as
+ *   DPC: pc 9 waits while 63 threads in >= 16 pool warps (<= 7 in flight)
+ *   keep loop warps ready, past the first iteration's back-edge (pc 7).
+ * - any: a loop thread's count is 1 from its arrival at pc 4 (formed from
+ *   pc 3), so the pc-9 warp (0, 9) issues once the pc-3 warps (0, 3) have
+ *   gone, before every pc-4 warp (1, 4): first pc 9 < first pc 4. */
+static const char *k_pdcount =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    mov r2, 0\n"                 /* 1 */
+    "    setp.eq.u32 p0, r0, 0\n"     /* 2 */
+    "    @p0 bra minor\n"             /* 3: reconverges at 11 */
+    "loop:\n"
+    "    setp.ge.u32 p1, r2, 8\n"     /* 4 */
+    "    @p1 bra out\n"               /* 5: the loop exit, reconverges at 8 */
+    "    add r2, r2, 1\n"             /* 6 */
+    "    bra loop\n"                  /* 7: unconditional, reconverges at 4 */
+    "out:\n"
+    "    bra done\n"                  /* 8 */
+    "minor:\n"
+    "    add r2, r2, 100\n"           /* 9 */
+    "    bra done\n"                  /* 10 */
+    "done:\n"
+    "    shl r3, r0, 2\n"             /* 11 */
+    "    st.global.u32 [r3+@out], r2\n"
+    "    exit\n";
+
+typedef struct pdcount_out {
+    unsigned first_minor, first_loop, first_back;   /* issue-log indices of the first pc 9, 4, 7 */
+} pdcount_out;
+
+static void pdcount_child(void *ctx, void *out)
+{
+    pdcount_out *o = out;
+    harness *h = run_minority(k_pdcount, "core.dwf_policy=pdpri", ctx);
+    o->first_minor = o->first_loop = o->first_back = ~0u;
+    for (unsigned i = 0; i < h->nlog; i++) {
+        uint32_t pc = h->log[i].pc;
+        unsigned *f = pc == 9 ? &o->first_minor : pc == 4 ? &o->first_loop : pc == 7 ? &o->first_back : NULL;
+        if (f && *f == ~0u)
+            *f = i;
+    }
+    harness_free(h);
+}
+
+Test(dwf, dpdpri_counts_conditional_post_dominators)
+{
+    pdcount_out cond, any, dflt;
+    harness_fork(pdcount_child, (void *)"core.dwf_pdpri_count=cond", &cond, sizeof cond);
+    harness_fork(pdcount_child, (void *)"core.dwf_pdpri_count=any", &any, sizeof any);
+    harness_fork(pdcount_child, NULL, &dflt, sizeof dflt);
+    cr_assert_neq(cond.first_back, ~0u);
+    cr_expect_gt(cond.first_minor, cond.first_back, "cond: pc 9 after the loop's first back-edge");
+    cr_expect_lt(any.first_minor, any.first_loop, "any: pc 9 (count 0) before every pc 4 (count 1)");
+    cr_expect_eq(dflt.first_minor, cond.first_minor, "the default is cond");
 }
