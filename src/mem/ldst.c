@@ -712,7 +712,7 @@ void ldst_main(des_actor *self, void *data)
             if (d != DES_NEVER)
                 n = MIN(n, des_edge_at_or_after(u->clk, d) / period);
             if (n != UINT64_MAX && !horizon)   /* after a cycle: its sends only lower it */
-                horizon = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
+                horizon = MIN(MIN(des_input_bound_deep(self), des_output_bound(self)), des_stop_bound_deep(self));
             if (n != UINT64_MAX && n * period < horizon) {
                 c = n;
                 t = c * period;
