@@ -150,9 +150,14 @@ des_time des_stop_bound(const des_actor *self);
  * above (issue 20): each far end's earliest run is worked out from its
  * own neighbours' state, one level further (its pending wake-up, its
  * senders' earliest sends plus their latencies, the credits it waits for;
- * the first edge at or after it for a block acting on edges).
+ * the first edge at or after it for a block acting on edges). `from` is
+ * the earliest time `self` may send again (>= now: the next cycle it will
+ * run; its earlier sends are in the ports already), so a loop back
+ * through `self` bounds nothing before from plus the loop's latency; a
+ * later `from` gives a bound at least as late, and every bound so given
+ * stays valid while `self` runs ahead (take the latest).
  * des_input_bound_deep: as des_input_bound, with the senders' earliest
- * runs looked at through their own inputs. des_stop_bound_deep: as
+ * runs looked at through their own ports. des_stop_bound_deep: as
  * des_stop_bound, two levels (the dispatcher, then its SMs, then theirs).
  * des_port_credit_bound: the earliest time a pop not yet made frees a
  * slot of output `p` visible to its sender (the receiver's earliest run,
@@ -160,9 +165,9 @@ des_time des_stop_bound(const des_actor *self);
  * answers try_send and room_next alike whatever pops are to come: a
  * sender that asks only those (never des_port_space's count) need respect
  * this bound only for the ports its next cycle's sends could fill. */
-des_time des_input_bound_deep(const des_actor *self);
-des_time des_port_credit_bound(const des_port *p);
-des_time des_stop_bound_deep(const des_actor *self);
+des_time des_input_bound_deep(const des_actor *self, des_time from);
+des_time des_port_credit_bound(const des_port *p, des_time from);
+des_time des_stop_bound_deep(const des_actor *self, des_time from);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

@@ -166,7 +166,7 @@ static des_time credit_bound(const dram_block *d, des_time t)
     des_time b = DES_NEVER;
     for (unsigned i = 0; i < d->nports; i++)
         if (des_port_count(d->out[i]) + k >= des_port_capacity(d->out[i]))
-            b = MIN(b, des_port_credit_bound(d->out[i]));
+            b = MIN(b, des_port_credit_bound(d->out[i], t));
     return b;
 }
 
@@ -197,7 +197,7 @@ static void dram_main(des_actor *self, void *data)
          * and the credits of the outputs its replies could fill. Nothing
          * but its ports reaches it, save a timeline trace (issue 20). */
         bool ahead = !stats_trace(d->st);
-        des_time far = 0;   /* the input and stop bounds, computed when first needed (0: not yet) */
+        des_time far = 0;   /* the input and stop bounds, computed when needed (0: not yet) */
     cycle:
         memctrl_sync(d->mc, c);
         accept(d, c, t);
@@ -228,9 +228,10 @@ static void dram_main(des_actor *self, void *data)
             des_time due = des_ports_due(self, t);
             if (due != DES_NEVER)
                 nc = MIN(nc, des_edge_at_or_after(d->clk, due) / period);
-            if (nc != UINT64_MAX && !far)   /* its own sends never lower it (des.h) */
-                far = MIN(des_input_bound_deep(self), des_stop_bound_deep(self));
-            if (nc != UINT64_MAX && nc * period < far && nc * period < credit_bound(d, nc * period)) {
+            des_time nt = nc != UINT64_MAX ? nc * period : DES_NEVER;
+            if (nt != DES_NEVER && nt >= far)   /* from its next cycle: a later one only raises it (des.h) */
+                far = MAX(far, MIN(des_input_bound_deep(self, nt), des_stop_bound_deep(self, nt)));
+            if (nt != DES_NEVER && nt < far && nt < credit_bound(d, nt)) {
                 c = nc;
                 t = c * period;
                 goto cycle;

@@ -482,9 +482,9 @@ static des_time credit_bound(const l2slice *s, des_time t)
     des_port *rep[2] = {s->reply_out, s->peer_rep_out}, *down[2] = {s->dram_out, s->peer_out};
     for (int i = 0; i < 2; i++) {
         if (rep[i] && des_port_count(rep[i]) + k >= des_port_capacity(rep[i]))
-            b = MIN(b, des_port_credit_bound(rep[i]));
+            b = MIN(b, des_port_credit_bound(rep[i], t));
         if (down[i] && des_port_count(down[i]) + 1 >= des_port_capacity(down[i]))
-            b = MIN(b, des_port_credit_bound(down[i]));
+            b = MIN(b, des_port_credit_bound(down[i], t));
     }
     return b;
 }
@@ -518,7 +518,7 @@ static void l2_main(des_actor *self, void *data)
          * (credit_bound). Nothing but its ports reaches it, save a
          * timeline trace (issue 20). */
         bool ahead = !stats_trace(s->st);
-        des_time far = 0;   /* the input and stop bounds, computed when first needed (0: not yet) */
+        des_time far = 0;   /* the input and stop bounds, computed when needed (0: not yet) */
     cycle:
         take_fill(s, s->dram_in, c, t);
         take_fill(s, s->peer_in, c, t);
@@ -559,9 +559,10 @@ static void l2_main(des_actor *self, void *data)
             des_time d = des_ports_due(self, t);
             if (d != DES_NEVER)
                 n = MIN(n, des_edge_at_or_after(s->clk, d) / period);
-            if (n != UINT64_MAX && !far)   /* its own sends never lower it (des.h) */
-                far = MIN(des_input_bound_deep(self), des_stop_bound_deep(self));
-            if (n != UINT64_MAX && n * period < far && n * period < credit_bound(s, n * period)) {
+            des_time nt = n != UINT64_MAX ? n * period : DES_NEVER;
+            if (nt != DES_NEVER && nt >= far)   /* from its next cycle: a later one only raises it (des.h) */
+                far = MAX(far, MIN(des_input_bound_deep(self, nt), des_stop_bound_deep(self, nt)));
+            if (nt != DES_NEVER && nt < far && nt < credit_bound(s, nt)) {
                 c = n;
                 t = c * period;
                 goto cycle;

@@ -462,7 +462,7 @@ static void xbar_main(des_actor *self, void *data)
          * never past a possible end of the run: a packet's arrival and its
          * transfer's end then take one wake-up, not two (issue 20). */
         des_time horizon = now + des_lookahead(self);
-        des_time b = MIN(MIN(des_input_bound_deep(self), des_output_bound(self)), des_stop_bound_deep(self));
+        des_time b = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
         if (b > horizon)
             horizon = b;
         uint64_t c = des_edge_at_or_after(x->clk, now) / period;
