@@ -66,9 +66,8 @@ static void precharge(const dram_params *p, dram_bank_state *s, uint64_t t, uint
  * tFAW, until the oldest of the last four (this one included) is tFAW old.
  * ACTs of a channel issue in time order, so after this one is written the
  * ring's next slot holds the oldest of the four. HBM counts both per
- * pseudo-channel
- * (JESD235 and JESD238, "array access timings counted individually per
- * pseudo channel"). */
+ * pseudo-channel (JESD235 and JESD238, "array access timings counted
+ * individually per pseudo channel"). */
 static void full_act(memctrl *mc, unsigned pc, uint64_t t)
 {
     const dram_params *p = &mc->p;
