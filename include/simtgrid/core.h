@@ -69,6 +69,8 @@ typedef struct core_params {
     bool dispatch_restart;   /* each launch's first CTA goes to the first SM of its range */
     core_dispatch_order dispatch_order;   /* the order the SMs are visited in */
     unsigned cta_launch_latency;
+    double dispatch_interval;   /* cycles between rate-limited CTA dispatches (0 = none) */
+    unsigned dispatch_burst;    /* CTAs per SM of a launch free of the rate limit */
     unsigned schedulers, issue_width;
     const policy *scheduler;       /* core.scheduler's row: ops are a sched_ops */
     unsigned fetch_group;
@@ -96,6 +98,7 @@ typedef struct core_params {
     bool dwf_heap_infinite;
     unsigned dwf_heap_entries, dwf_mheap_lut_entries, dwf_mheap_lut_assoc;
     unsigned oracle_dp_cells;      /* oracle: exact alignment up to this table size */
+    unsigned mimd_pack_memory;     /* mimd: memory entities per issue slot (1 = alone) */
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and
      * re-convergence choices */
     unsigned dws_wst_entries, dws_slots, dws_block_limit;

@@ -146,6 +146,28 @@ des_time des_output_bound(const des_actor *self);
  * still run). DES_NEVER when no block may end the run. */
 void des_actor_may_end_run(des_actor *a);
 des_time des_stop_bound(const des_actor *self);
+/* Longer bounds, for a block whose run-ahead is limited by the ones
+ * above (issue 20): each far end's earliest run is worked out from its
+ * own neighbours' state, one level further (its pending wake-up, its
+ * senders' earliest sends plus their latencies, the credits it waits for;
+ * the first edge at or after it for a block acting on edges). `from` is
+ * the earliest time `self` may send again (>= now: the next cycle it will
+ * run; its earlier sends are in the ports already), so a loop back
+ * through `self` bounds nothing before from plus the loop's latency; a
+ * later `from` gives a bound at least as late, and every bound so given
+ * stays valid while `self` runs ahead (take the latest).
+ * des_input_bound_deep: as des_input_bound, with the senders' earliest
+ * runs looked at through their own ports. des_stop_bound_deep: as
+ * des_stop_bound, two levels (the dispatcher, then its SMs, then theirs).
+ * des_port_credit_bound: the earliest time a pop not yet made frees a
+ * slot of output `p` visible to its sender (the receiver's earliest run,
+ * so computed, plus the credit delay). A port whose next slot is free
+ * answers try_send and room_next alike whatever pops are to come: a
+ * sender that asks only those (never des_port_space's count) need respect
+ * this bound only for the ports its next cycle's sends could fill. */
+des_time des_input_bound_deep(const des_actor *self, des_time from);
+des_time des_port_credit_bound(const des_port *p, des_time from);
+des_time des_stop_bound_deep(const des_actor *self, des_time from);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */
@@ -206,6 +228,7 @@ des_time des_port_next(const des_port *p);
  * must not rely on such wake-ups for anything else. */
 void des_port_mute(des_port *p, bool muted);
 unsigned des_port_count(const des_port *p);   /* queued or in flight */
+unsigned des_port_capacity(const des_port *p);
 /* The port's index among its receiver's inputs (creation order). */
 unsigned des_port_input_index(const des_port *p);
 

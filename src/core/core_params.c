@@ -27,7 +27,8 @@ static const char *const select_names[] = {[CORE_2LEV_NEXT] = "next", [CORE_2LEV
 static const param_bind binds[] = {
     U(warp_size), U(simd_width), U(max_warps), U(max_threads), U(max_ctas), U(regs), U(smem_bytes),
     B(one_cta_at_a_time), B(dispatch_restart), PB_ENUM(core_params, "core.dispatch_order", dispatch_order, dispatch_order_names),
-    U(cta_launch_latency), U(schedulers), U(issue_width),
+    U(cta_launch_latency), PB(core_params, "core.dispatch_interval", dispatch_interval, PF_DOUBLE), U(dispatch_burst),
+    U(schedulers), U(issue_width),
     PB_POLICY(core_params, "core.scheduler", scheduler, core_policy),
     U(fetch_group),
     PB_ENUM(core_params, "core.2lev_trigger", two_level_trigger, trigger_names),
@@ -47,7 +48,7 @@ static const param_bind binds[] = {
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),
     B(dws_branch_limited), B(dws_ready_queue), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     U(dws_slip_limit), PB(core_params, "core.dws_slip_interval", dws_slip_interval, PF_U64), U(dws_slip_mem_pct),
-    U(dws_slip_active_pct), U(oracle_dp_cells),
+    U(dws_slip_active_pct), U(oracle_dp_cells), U(mimd_pack_memory),
     UNIT(alu, CORE_UNIT_ALU),
     UNIT(sfu, CORE_UNIT_SFU),
     UNIT(ldst, CORE_UNIT_LDST),

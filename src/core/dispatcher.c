@@ -12,7 +12,12 @@
  * core.dispatch_order = h100 the round visits the SMs in the order the
  * measured H100 used for a launch of that size (dispatch_order.c). A CTA reaches its SM
  * core.cta_launch_latency cycles after the decision; the SM's completion
- * report takes one cycle back, and frees the resources then. When every
+ * report takes one cycle back, and frees the resources then. With
+ * core.dispatch_interval > 0 the dispatcher hands out at most one CTA per
+ * interval for the whole chip (a token time in 1/65536 cycles: a CTA may go
+ * in cycle k while the token is before k + 1, and moves it on by the
+ * interval from max(token, k)), except a launch's first core.dispatch_burst
+ * CTAs per SM of its set, which go out at once. When every
  * launch has finished the dispatcher ends the run (des_stop). */
 #include <string.h>
 
@@ -27,6 +32,7 @@ typedef struct launch_state {
     uint64_t start;
     int after;
     uint64_t ncta, next_cta, done;
+    uint64_t burst;        /* CTAs free of core.dispatch_interval: burst per SM x the launch's SMs */
     bool started, finished;
     uint64_t start_cycle, end_cycle;
     uint64_t *cta_start, *cta_end;
@@ -52,6 +58,7 @@ struct dispatcher {
     unsigned rr;          /* next position (SM id, or index into the launch's order) to consider */
     uint64_t dispatched, completed;
     unsigned busy_sms;    /* SMs with use[i].ctas > 0 (sm_share_busy_count) */
+    uint64_t interval_fp, token_fp;   /* core.dispatch_interval and the next CTA's time, 1/65536 cycles */
     void (*on_start)(void *ctx);   /* dispatcher_on_launch_start */
     void *on_start_ctx;
 };
@@ -65,7 +72,17 @@ static bool fits(const dispatcher *d, unsigned i, const core_launch_rt *l)
            u->smem + l->smem <= p->smem_bytes;
 }
 
-static void dispatch(dispatcher *d, des_time now)
+#define FP_SHIFT 16
+
+/* Whether the rate limit lets launch L's next CTA go in cycle k. */
+static bool rate_allows(const dispatcher *d, const launch_state *L, uint64_t k)
+{
+    return d->interval_fp == 0 || L->next_cta < L->burst || d->token_fp < (k + 1) << FP_SHIFT;
+}
+
+/* Hands out the CTAs that fit; returns the cycle the rate limit next lets
+ * a CTA go when it held one back, else NEVER_CYCLE. */
+static uint64_t dispatch(dispatcher *d, des_time now, uint64_t k)
 {
     for (unsigned li = 0; li < d->nlaunches; li++) {
         launch_state *L = &d->launches[li];
@@ -82,9 +99,15 @@ static void dispatch(dispatcher *d, des_time now)
                 unsigned i = L->order ? L->order[pos] : pos;
                 if (i < lo || i > hi || (L->sm_ok && !L->sm_ok[i]) || !fits(d, i, &L->rt))
                     continue;
+                if (!rate_allows(d, L, k))
+                    return d->token_fp >> FP_SHIFT;   /* > k; later launches wait too */
                 cta_start_msg m = {.launch = &L->rt, .cta = L->next_cta};
                 if (!des_port_try_send(d->to_sm[i], &m, now))
                     continue;   /* sized never to fill; retried when it frees */
+                if (d->interval_fp && L->next_cta >= L->burst) {
+                    uint64_t k_fp = k << FP_SHIFT;
+                    d->token_fp = (d->token_fp > k_fp ? d->token_fp : k_fp) + d->interval_fp;
+                }
                 sm_usage *u = &d->use[i];
                 if (u->ctas++ == 0)
                     d->busy_sms++;
@@ -99,6 +122,7 @@ static void dispatch(dispatcher *d, des_time now)
             }
         }
     }
+    return NEVER_CYCLE;
 }
 
 static void handle_done(dispatcher *d, const cta_done_msg *m)
@@ -156,7 +180,9 @@ static void dispatcher_main(des_actor *self, void *data)
             if (!L->finished)
                 all_done = false;
         }
-        dispatch(d, now);
+        uint64_t rate_wake = dispatch(d, now, k);
+        if (rate_wake < wake)
+            wake = rate_wake;
         if (all_done) {
             des_stop(d->engine);
             wake = NEVER_CYCLE;
@@ -178,6 +204,7 @@ dispatcher *dispatcher_new(des_engine *e, const core_params *p, const des_clock 
     d->sms = sms;
     d->nsms = nsms;
     d->use = g_new0(sm_usage, nsms);
+    d->interval_fp = (uint64_t)(p->dispatch_interval * (1 << FP_SHIFT) + 0.5);
     d->to_sm = g_new0(des_port *, nsms);
     d->from_sm = g_new0(des_port *, nsms);
     d->actor = des_actor_new(e, "dispatcher", dispatcher_main, d);
@@ -316,6 +343,13 @@ int dispatcher_add_launch(dispatcher *d, const core_launch *l, GError **err)
     }
     if (d->p.dispatch_order == CORE_DISPATCH_H100)
         L.order = dispatch_order_h100(d->nsms, L.ncta);
+    if (p->dispatch_interval > 0) {
+        uint64_t lo = l->sm_first < 0 ? 0 : (uint64_t)l->sm_first;
+        uint64_t hi = l->sm_last < 0 ? d->nsms - 1 : (uint64_t)l->sm_last, n = 0;
+        for (uint64_t i = lo; i <= hi; i++)
+            n += !L.sm_ok || L.sm_ok[i];
+        L.burst = (uint64_t)p->dispatch_burst * n;
+    }
     L.start = l->start;
     L.after = l->after;
     L.cta_start = g_new0(uint64_t, L.ncta);

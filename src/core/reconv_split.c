@@ -11,9 +11,9 @@
  * each cycle, and one issue slot may carry several entities of the same unit
  * kind (any thread on any lane), up to warp_size threads (reconv_ops.packs;
  * sm_issue.c). The slot still takes warp_size / simd_width cycles: the
- * "scheduler cycle" bound of the DWF thesis. Memory and shared-memory
- * instructions issue alone (their requests and bank conflicts are per
- * entity). */
+ * "scheduler cycle" bound of the DWF thesis. Shared-memory instructions
+ * issue alone; global ones too unless core.mimd_pack_memory lets a slot
+ * take several entities' accesses (sm_pack_mem.c). */
 #include "core/sm_internal.h"
 
 typedef struct split_state {

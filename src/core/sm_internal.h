@@ -333,7 +333,15 @@ typedef struct slot_timing {
     uint64_t done;
     uint64_t send_at;
     unsigned threads;
+    unsigned passes;         /* unit passes the slot's first entity booked */
+    /* MIMD, core.mimd_pack_memory > 1 (sm_pack_mem.c): the memory entities
+     * of the slot and their accesses, one per pseudo-lane */
+    unsigned mem_entities;
+    isa_exec_out mem;
 } slot_timing;
+bool sm_request_room(const sm *s);
+void sm_pack_mem_add(sm *s, slot_timing *t, const isa_exec_out *o, bool first);
+bool sm_pack_mem_fits(sm *s, const slot_timing *t, unsigned e, const isa_inst *in);
 bool sm_needs_reply(const sm *s, const isa_inst *in);
 bool sm_is_control(const isa_inst *in);
 /* Passes of a shared-memory access for its bank conflicts; an atomic's
@@ -409,21 +417,43 @@ static inline uint64_t sm_pass_extra(const sm *s, core_unit_kind u, const isa_in
     uint64_t own = (uint64_t)up->ii * (passes - 1);
     return own > s->passes_port - 1 ? own : s->passes_port - 1;
 }
+/* LD/ST passes of global access o: one per `lanes` threads, or with
+ * core.ldst_line_bytes one per distinct line of a load; with core.l1d_banks
+ * at least its L1 bank-conflict degree, the passes this adds in *conflict. */
+static inline unsigned sm_ldst_passes(const sm *s, const isa_exec_out *o, const isa_inst *in, unsigned *conflict)
+{
+    const core_unit_params *up = &s->p.unit[CORE_UNIT_LDST];
+    unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
+    *conflict = 0;
+    if (sm_ldst_by_line(s, CORE_UNIT_LDST, in) && o->mem_lanes)
+        passes = sm_line_count(o, s->p.ldst_line_bytes);
+    if (s->p.l1d_banks && o->mem_lanes) {
+        unsigned deg = sm_bank_degree(o, s->p.l1d_banks, s->p.l1d_bank_bytes, false);
+        if (deg > passes) {
+            *conflict = deg - passes;
+            passes = deg;
+        }
+    }
+    return passes;
+}
 /* Passes of a warp instruction through a unit of kind u, for both issue
  * paths: one per `lanes` threads, more when its shared-memory accesses
- * conflict on banks (the extra cycles counted in smem_conflict_cycles) or,
- * with core.l1d_banks, its global accesses on the L1's banks; with
- * core.ldst_line_bytes a global load takes one pass per distinct line. A
+ * conflict on banks (the extra cycles counted in smem_conflict_cycles) or
+ * its global accesses as sm_ldst_passes says (l1d_conflict_cycles). A
  * shared atomic's same-word replays add a pass and core.smem_atomic_replay
  * cycles of latency each (*lat_extra). */
 static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_out *o, const isa_inst *in,
                                       unsigned *lat_extra)
 {
     const core_unit_params *up = &s->p.unit[u];
-    unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
     *lat_extra = 0;
-    if (sm_ldst_by_line(s, u, in) && o->mem_lanes)
-        passes = sm_line_count(o, s->p.ldst_line_bytes);
+    if (u == CORE_UNIT_LDST) {
+        unsigned conflict;
+        unsigned passes = sm_ldst_passes(s, o, in, &conflict);
+        s->l1d_conflict_cycles += (uint64_t)conflict * up->ii;
+        return passes;
+    }
+    unsigned passes = (s->p.warp_size + up->lanes - 1) / up->lanes;
     if (u == CORE_UNIT_SMEM && o->mem_lanes) {
         unsigned replays;
         unsigned deg = sm_smem_degree(s, o, in, &replays);
@@ -435,12 +465,6 @@ static inline unsigned sm_unit_passes(sm *s, core_unit_kind u, const isa_exec_ou
             s->smem_conflict_cycles += (uint64_t)replays * up->ii;
             passes += replays;
             *lat_extra = replays * s->p.smem_atomic_replay;
-        }
-    } else if (u == CORE_UNIT_LDST && s->p.l1d_banks && o->mem_lanes) {   /* global accesses */
-        unsigned deg = sm_bank_degree(o, s->p.l1d_banks, s->p.l1d_bank_bytes, false);
-        if (deg > passes) {
-            s->l1d_conflict_cycles += (uint64_t)(deg - passes) * up->ii;
-            passes = deg;
         }
     }
     return passes;

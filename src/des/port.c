@@ -76,6 +76,74 @@ des_time des_stop_bound(const des_actor *self)
     return b;
 }
 
+/* The earliest time `a` can run again, as seen by `self` running at the
+ * engine's current time, looking `depth` levels through the blocks that
+ * can wake it: its pending wake-up, a message from one of its senders
+ * (that sender's earliest run plus the port's latency), a credit on an
+ * output it waits on (the receiver's earliest run plus the credit delay);
+ * at depth 0, earliest_send's own lookahead. A block acting on edges runs
+ * at the first edge at or after it. A block sends only when it runs, and
+ * self's own sends (at its local time, from now) are counted as now, so
+ * nothing self does while it runs ahead lowers the answer. */
+static des_time earliest_run(const des_engine *e, const des_actor *self, des_time from, const des_actor *a,
+                             unsigned depth)
+{
+    if (a == self)
+        return from;
+    if (!a || (a->batch_at == e->now && a->id > self->id) || a->lookahead == DES_NEVER)
+        return e->now;
+    des_time b;
+    if (!depth) {
+        b = earliest_send(e, self, a);
+    } else {
+        b = a->wake_at;
+        for (unsigned i = 0; i < a->inputs->len; i++) {
+            const des_port *p = g_ptr_array_index(a->inputs, i);
+            des_time t = earliest_run(e, self, from, p->sender, depth - 1) + p->latency;
+            if (t < b)
+                b = t;
+        }
+        for (unsigned w = 0; w < a->out_words; w++)
+            for (uint64_t v = a->out_wait[w]; v; v &= v - 1) {
+                const des_port *p = g_ptr_array_index(a->outputs, w * 64 + (unsigned)__builtin_ctzll(v));
+                des_time t = earliest_run(e, self, from, p->receiver, depth - 1) + p->credit_delay;
+                if (t < b)
+                    b = t;
+            }
+    }
+    return a->edges && b != DES_NEVER ? des_edge_at_or_after(a->edges, b) : b;
+}
+
+des_time des_input_bound_deep(const des_actor *self, des_time from)
+{
+    const des_engine *e = self->engine;
+    des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
+    for (unsigned i = 0; i < self->inputs->len; i++) {
+        const des_port *p = g_ptr_array_index(self->inputs, i);
+        des_time t = earliest_run(e, self, from, p->sender, 1) + p->latency;
+        if (t < b)
+            b = t;
+    }
+    return b;
+}
+
+des_time des_port_credit_bound(const des_port *p, des_time from)
+{
+    return earliest_run(p->engine, p->sender, from, p->receiver, 1) + p->credit_delay;
+}
+
+des_time des_stop_bound_deep(const des_actor *self, des_time from)
+{
+    const des_engine *e = self->engine;
+    des_time b = DES_NEVER;
+    for (unsigned i = 0; i < e->enders->len; i++) {
+        des_time t = earliest_run(e, self, from, g_ptr_array_index(e->enders, i), 2) + 1;
+        if (t < b)
+            b = t;
+    }
+    return b;
+}
+
 /* Room in a bit set for n bits (the new words zeroed). */
 static void bits_grow(uint64_t **set, unsigned *words, unsigned n)
 {
@@ -146,6 +214,7 @@ const char *des_port_name(const des_port *p) { return p->name; }
 unsigned des_port_input_index(const des_port *p) { return p->rx_bit; }
 des_time des_port_latency(const des_port *p) { return p->latency; }
 unsigned des_port_count(const des_port *p) { return p->count; }
+unsigned des_port_capacity(const des_port *p) { return p->cap; }
 
 unsigned des_port_space(des_port *p, des_time t)
 {

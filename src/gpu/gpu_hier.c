@@ -31,6 +31,7 @@ struct gpu_hier {
     xbar_params xp;
     xbar_params rq, rp;       /* the request and reply crossbars' (their port counts) */
     unsigned parts, slices;   /* partitions, slices per partition */
+    unsigned slice_xor_bits;  /* l2.slice_xor: bits per XOR group (0 = the next bits) */
     ldst **units;
     mem_feedback *fb;         /* per SM: its LD/ST unit's state for its schedulers (OAWS) */
     loadchar *lc;             /* the chip's characterisation table (gpu.memdiv_stats), or NULL */
@@ -54,13 +55,20 @@ typedef struct near_route {
 } near_route;
 
 /* Crossbar output (slice) of an address: its partition from the DRAM
- * address map, then a slice inside it from the next address bits. */
+ * address map, then a slice inside it from the next address bits (with
+ * l2.slice_xor, the XOR of all their groups of log2(slices) bits). */
 static unsigned route(const void *ctx, uint64_t addr)
 {
     const gpu_hier *h = ctx;
     unsigned part = addrmap_channel(&h->map, addr);
-    unsigned slice = (unsigned)((addr / h->dp.channel_interleave / h->parts) % h->slices);
-    return part * h->slices + slice;
+    uint64_t q = addr / h->dp.channel_interleave / h->parts;
+    if (h->slice_xor_bits) {   /* l2.slice_xor: fold every group of bits */
+        uint64_t f = 0, mask = (UINT64_C(1) << h->slice_xor_bits) - 1;
+        for (; q; q >>= h->slice_xor_bits)
+            f ^= q & mask;
+        q = f;
+    }
+    return part * h->slices + (unsigned)(q % h->slices);
 }
 
 /* Two L2 partitions: slices (and DRAM channels) 0 .. n/2-1 form partition
@@ -87,6 +95,10 @@ static bool read_params(gpu_hier *h, gpu *g, GError **err)
         return input_error(err, "%s: %s", cfg_origin(g->cfg, "dram.addr_map"), why);
     h->parts = h->dp.channels;
     h->slices = (unsigned)cfg_int(g->cfg, "l2.slices_per_partition");
+    h->slice_xor_bits = 0;
+    if (cfg_bool(g->cfg, "l2.slice_xor"))
+        while ((1u << h->slice_xor_bits) < h->slices)
+            h->slice_xor_bits++;
     if (g->nsms > 65535 || h->parts * h->slices > 65535)
         return input_error(err, "gpu.sms / dram.channels: at most 65535 each");
     h->l2parts = (unsigned)cfg_int(g->cfg, "l2.partitions");

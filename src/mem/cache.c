@@ -25,6 +25,8 @@ cache *cache_new(const cache_params *p)
     c->dirty = g_new0(uint32_t, lines);
     c->partial = g_new0(uint32_t, lines);
     c->reserved = g_new0(uint8_t, lines);
+    c->set_reserved = g_new0(uint64_t, p->sets);
+    c->set_empty = g_new(uint64_t, p->sets);
     c->fetch_warp = g_new0(uint16_t, lines);
     c->fetch_pc = g_new0(uint32_t, lines);
     replace_params rp = {.ops = p->replace->ops, .insert_pos = p->insert_pos,
@@ -45,6 +47,8 @@ cache *cache_new(const cache_params *p)
     }
     for (size_t i = 0; i < lines; i++)
         c->tag[i] = CACHE_NO_TAG;
+    for (unsigned s = 0; s < p->sets; s++)
+        c->set_empty[s] = p->ways >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << p->ways) - 1;
     return c;
 }
 
@@ -57,6 +61,8 @@ void cache_free(cache *c)
     g_free(c->dirty);
     g_free(c->partial);
     g_free(c->reserved);
+    g_free(c->set_reserved);
+    g_free(c->set_empty);
     g_free(c->fetch_warp);
     g_free(c->fetch_pc);
     replace_free(c->repl);
@@ -77,15 +83,8 @@ int cache_lookup(const cache *c, unsigned set, uint64_t line)
 
 int cache_choose_victim(cache *c, unsigned set, unsigned floor)
 {
-    uint64_t allowed = 0, empty = 0;
-    size_t base = cache_line_index(c, set, 0);
-    for (unsigned w = 0; w < c->p.ways; w++) {
-        if (c->reserved[base + w])
-            continue;
-        allowed |= 1ull << w;
-        if (c->tag[base + w] == CACHE_NO_TAG)
-            empty |= 1ull << w;
-    }
+    uint64_t ways = c->p.ways >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << c->p.ways) - 1;
+    uint64_t allowed = ~c->set_reserved[set] & ways, empty = c->set_empty[set] & allowed;
     return replace_victim(c->repl, set, allowed, empty, floor);
 }
 
@@ -117,9 +116,9 @@ void cache_replace_line(cache *c, unsigned set, unsigned way, uint64_t line, uin
                                              .partial32 = c->partial[i]});
         }
     }
-    c->tag[i] = line;
+    cache_set_tag(c, set, way, line);
     c->valid[i] = c->dirty[i] = c->partial[i] = 0;
-    c->reserved[i] = 0;
+    cache_set_reserved(c, set, way, false);
     c->fetch_warp[i] = warp;
     c->fetch_pc[i] = pc;
     replace_insert(c->repl, set, way, pos);
@@ -134,7 +133,7 @@ unsigned cache_invalidate_clean(cache *c)
             size_t i = cache_line_index(c, set, way);
             if (c->tag[i] == CACHE_NO_TAG || c->reserved[i] || c->dirty[i])
                 continue;
-            c->tag[i] = CACHE_NO_TAG;
+            cache_set_tag(c, set, way, CACHE_NO_TAG);
             c->valid[i] = c->partial[i] = 0;
             replace_invalidate(c->repl, set, way);
             c->st.invalidations++;
@@ -183,7 +182,7 @@ cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t
         if (c->partial[i])   /* the fetched bytes complete a partly written segment */
             c->partial[i] &= ~sector_mask_regroup(sectors, c->p.sector_bytes, 32, c->p.line_bytes);
         if (complete || e < 0)
-            c->reserved[i] = 0;
+            cache_set_reserved(c, set, (unsigned)way, false);
         f.installed = true;
     }
     c->st.fills++;
@@ -240,6 +239,15 @@ cache_line_state cache_probe(const cache *c, uint64_t addr, int *way, uint32_t *
 unsigned cache_set_of(const cache *c, uint64_t addr)
 {
     return set_index_of(&c->index, addr);
+}
+
+bool cache_set_all(const cache *c, uint64_t addr, bool (*pred)(const void *ctx, uint64_t line), const void *ctx)
+{
+    const uint64_t *t = c->tag + cache_line_index(c, set_index_of(&c->index, addr), 0);
+    for (unsigned w = 0; w < c->p.ways; w++)
+        if (t[w] != CACHE_NO_TAG && !pred(ctx, t[w]))
+            return false;
+    return true;
 }
 
 int cache_stack_pos(const cache *c, uint64_t addr)

@@ -217,6 +217,9 @@ typedef enum cache_line_state {
  * *valid_sectors (may be NULL) get its way (-1) and valid sectors. */
 cache_line_state cache_probe(const cache *c, uint64_t addr, int *way, uint32_t *valid_sectors);
 unsigned cache_set_of(const cache *c, uint64_t addr);
+/* Whether `pred(ctx, line)` holds for the line of every way of `addr`'s set
+ * that holds one (valid or reserved); empty ways are skipped. */
+bool cache_set_all(const cache *c, uint64_t addr, bool (*pred)(const void *ctx, uint64_t line), const void *ctx);
 /* Replacement position of the line of `addr` (stack position, 0 = MRU; RRPV
  * for rrip); -1 when absent. */
 int cache_stack_pos(const cache *c, uint64_t addr);

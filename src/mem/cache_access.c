@@ -146,10 +146,10 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
     }
     if (victim >= 0) {
         cache_replace_line(c, r.set, (unsigned)victim, line, a->warp, a->pc, pos, &r);
-        c->reserved[cache_line_index(c, r.set, (unsigned)victim)] = 1;
+        cache_set_reserved(c, r.set, (unsigned)victim, true);
     } else if (way >= 0) {
         if (c->p.alloc == CACHE_ALLOC_ON_MISS)
-            c->reserved[li] = 1;  /* a sector miss pins the line until its fill */
+            cache_set_reserved(c, r.set, (unsigned)way, true);  /* a sector miss pins the line until its fill */
         replace_hit(c->repl, r.set, (unsigned)way);
         r.way = way;
     }
@@ -189,7 +189,7 @@ static void evict_sectors(cache *c, unsigned set, unsigned way, uint32_t sectors
         return;
     if (c->p.miss_taxonomy)
         cache_history_put(&c->hist, c->tag[i], warp);
-    c->tag[i] = CACHE_NO_TAG;
+    cache_set_tag(c, set, way, CACHE_NO_TAG);
     replace_invalidate(c->repl, set, way);
     c->st.invalidations++;
 }

@@ -18,6 +18,10 @@ struct cache {
     uint32_t *valid, *dirty; /* sector masks */
     uint32_t *partial;       /* 32-B segments holding only some of their bytes (partial stores) */
     uint8_t *reserved;       /* allocate-on-miss: awaiting a fill, never a victim */
+    /* per set, bit w for way w: reserved, and holding no line (tag
+     * CACHE_NO_TAG): cache_choose_victim's masks without a pass over the
+     * ways (issue 20). Kept by cache_set_tag and cache_set_reserved. */
+    uint64_t *set_reserved, *set_empty;
     uint16_t *fetch_warp;    /* warp whose miss brought the line in */
     uint32_t *fetch_pc;
     replace *repl;
@@ -31,6 +35,25 @@ struct cache {
 static inline size_t cache_line_index(const cache *c, unsigned set, unsigned way)
 {
     return (size_t)set * c->p.ways + way;
+}
+
+/* The only writers of tag[] and reserved[] after construction. */
+static inline void cache_set_tag(cache *c, unsigned set, unsigned way, uint64_t line)
+{
+    c->tag[cache_line_index(c, set, way)] = line;
+    if (line == CACHE_NO_TAG)
+        c->set_empty[set] |= UINT64_C(1) << way;
+    else
+        c->set_empty[set] &= ~(UINT64_C(1) << way);
+}
+
+static inline void cache_set_reserved(cache *c, unsigned set, unsigned way, bool on)
+{
+    c->reserved[cache_line_index(c, set, way)] = on;
+    if (on)
+        c->set_reserved[set] |= UINT64_C(1) << way;
+    else
+        c->set_reserved[set] &= ~(UINT64_C(1) << way);
 }
 
 /* Way of `line` in `set` (present: valid or reserved), or -1. */

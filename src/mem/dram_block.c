@@ -23,6 +23,7 @@ struct dram_block {
     des_port **in, **out;
     GArray *slots;          /* pending: requests inside the controller */
     int free_head;
+    unsigned live;          /* slots in use: requests inside, or replies waiting */
     GQueue *replies;        /* slot index + 1 of finished reads waiting for room */
     memctrl_done done[64];
 };
@@ -84,6 +85,7 @@ void dram_block_free(dram_block *d)
 
 static unsigned slot_get(dram_block *d)
 {
+    d->live++;
     if (d->free_head < 0) {
         pending z = {.next_free = -1};
         g_array_append_val(d->slots, z);
@@ -96,6 +98,7 @@ static unsigned slot_get(dram_block *d)
 
 static void slot_put(dram_block *d, unsigned s)
 {
+    d->live--;
     g_array_index(d->slots, pending, s).next_free = d->free_head;
     d->free_head = (int)s;
 }
@@ -150,19 +153,52 @@ static void send_replies(dram_block *d, des_time t)
     }
 }
 
+/* The run-ahead's bound from the output ports (des_port_credit_bound) for
+ * the cycle at t: only a port that the cycle's replies could fill can be
+ * changed by a pop still to come. Each reply holds a slot until it is
+ * sent, and a request delivered by t may take one: at most live plus
+ * those requests. */
+static des_time credit_bound(const dram_block *d, des_time t)
+{
+    unsigned k = d->live;
+    for (unsigned i = 0; i < d->nports; i++)
+        k += des_port_next(d->in[i]) <= t ? des_port_count(d->in[i]) : 0;
+    des_time b = DES_NEVER;
+    for (unsigned i = 0; i < d->nports; i++)
+        if (des_port_count(d->out[i]) + k >= des_port_capacity(d->out[i]))
+            b = MIN(b, des_port_credit_bound(d->out[i], t));
+    return b;
+}
+
 static void dram_main(des_actor *self, void *data)
 {
     dram_block *d = data;
     des_time period = d->clk->period;
     des_time now = des_now(d->engine);
+    uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
+    bool ran = false;
     for (;;) {
         uint64_t c = des_edge_at_or_after(d->clk, now) / period;
         des_time t = c * period;
+        if (ran && c <= last) {   /* asked for during a run-ahead, for a cycle already run */
+            if (own != UINT64_MAX)
+                des_wake_at(self, own * period);
+            now = des_block(self);
+            continue;
+        }
         if (t > now) {   /* a delivery between edges: act on the next edge */
             des_wake_at(self, t);
             now = des_block(self);
             continue;
         }
+        /* It runs ahead as the L2 slice does (l2slice.c): over the cycles
+         * it would have been woken for (its next timing event, its ports'
+         * deliveries and credits), up to the deep input and stop bounds
+         * and the credits of the outputs its replies could fill. Nothing
+         * but its ports reaches it, save a timeline trace (issue 20). */
+        bool ahead = !stats_trace(d->st);
+        des_time far = 0;   /* the input and stop bounds, computed when needed (0: not yet) */
+    cycle:
         memctrl_sync(d->mc, c);
         accept(d, c, t);
         size_t n;
@@ -181,11 +217,28 @@ static void dram_main(des_actor *self, void *data)
         accept(d, c, t);   /* a slot freed at c takes a request from c + 1 */
         send_replies(d, t);
         des_count_events(d->engine, events + 1);
-        uint64_t next = memctrl_next_event(d->mc);
-        if (next != MEMCTRL_NEVER)
-            des_wake_at(self, (next > c ? next : c + 1) * period);
         /* A full queue leaves requests in the ports; next_event covers the
          * cycle a slot frees. */
+        uint64_t next = memctrl_next_event(d->mc);
+        own = next != MEMCTRL_NEVER ? (next > c ? next : c + 1) : UINT64_MAX;
+        last = c;
+        ran = true;
+        if (ahead) {
+            uint64_t nc = own;
+            des_time due = des_ports_due(self, t);
+            if (due != DES_NEVER)
+                nc = MIN(nc, des_edge_at_or_after(d->clk, due) / period);
+            des_time nt = nc != UINT64_MAX ? nc * period : DES_NEVER;
+            if (nt != DES_NEVER && nt >= far)   /* from its next cycle: a later one only raises it (des.h) */
+                far = MAX(far, MIN(des_input_bound_deep(self, nt), des_stop_bound_deep(self, nt)));
+            if (nt != DES_NEVER && nt < far && nt < credit_bound(d, nt)) {
+                c = nc;
+                t = c * period;
+                goto cycle;
+            }
+        }
+        if (own != UINT64_MAX)
+            des_wake_at(self, own * period);
         now = des_block(self);
     }
 }

@@ -21,6 +21,7 @@ const param_bind dram_param_binds[] = {
     U(row_hit_latency), U(row_conflict_latency),
     U(tRCD), U(tRP), U(tRAS), U(tRC), U(tCL), U(tWL), U(tCCD), U(tCCDL),
     U(tRRD), U(tWTR), U(tRTW), U(tWR), U(burst_length), U(data_rate),
+    U(tFAW), U(pseudo_channels),
     PB(dram_params, "dram.refresh", refresh, PF_BOOL),
     U(tREFI), U(tRFC),
     PB_POLICY(dram_params, "dram.sched", sched, mem_policy),
@@ -64,6 +65,13 @@ bool dram_params_check(const dram_params *p, const char **key, char *why, size_t
     if (p->data_rate < 1 || p->burst_length < p->data_rate || p->burst_length % p->data_rate)
         CHECK_FAIL("dram.burst_length", "expected a positive multiple of dram.data_rate (%u), got %u",
              p->data_rate, p->burst_length);
+    /* bank b is in group b % G and pseudo-channel b % P: with P dividing G
+     * every group lies in one pseudo-channel. */
+    if (!is_pow2(p->pseudo_channels) || p->pseudo_channels > p->banks ||
+        (p->bank_groups > 1 && p->bank_groups % p->pseudo_channels))
+        CHECK_FAIL("dram.pseudo_channels",
+             "expected a power of two no larger than dram.banks (%u) dividing dram.bank_groups (%u), got %u",
+             p->banks, p->bank_groups, p->pseudo_channels);
     if (p->bank_groups > 1 && p->tCCDL < p->tCCD)
         CHECK_FAIL("dram.tCCDL", "expected at least dram.tCCD (%u) with bank groups, got %u", p->tCCD,
              p->tCCDL);

@@ -23,6 +23,7 @@ typedef struct dram_params {
     unsigned row_hit_latency, row_conflict_latency;           /* simple */
     unsigned tRCD, tRP, tRAS, tRC, tCL, tWL, tCCD, tCCDL;     /* full */
     unsigned tRRD, tWTR, tRTW, tWR, burst_length, data_rate;  /* full */
+    unsigned tFAW, pseudo_channels;                           /* full */
     bool refresh;
     unsigned tREFI, tRFC;
     const policy *sched;        /* dram_sched_ops row */

@@ -10,8 +10,10 @@
  *              PRE  >= ACT + tRAS, RD + burst, end of write data + tWR
  *              RD/WR >= ACT + tRCD
  *   per group  RD/WR >= RD/WR in the group + tCCDL     (bank_groups > 1)
- *   channel    ACT  >= ACT of any bank + tRRD
- *              RD/WR >= RD/WR + tCCD
+ *   per pseudo-channel (all banks when pseudo_channels = 1)
+ *              ACT  >= ACT of any of its banks + tRRD
+ *              ACT  >= its fourth-last ACT + tFAW          (tFAW > 0)
+ *   channel    RD/WR >= RD/WR + tCCD
  *              RD   >= end of write data + tWTR
  *              WR   >= RD + tRTW
  *              data bus: a burst holds it burst_length / data_rate cycles,
@@ -45,7 +47,7 @@ static void full_channel_floors(const memctrl *mc, uint64_t floors[DRAM_CMD_COUN
     const dram_params *p = &mc->p;
     uint64_t base = mc->cmd_free;
     floors[DRAM_CMD_PRE] = base;
-    floors[DRAM_CMD_ACT] = mc_max(base, mc->next_act);
+    floors[DRAM_CMD_ACT] = base;   /* tRRD, tFAW: pc_next_act */
     floors[DRAM_CMD_RD] = mc_max(mc_max(base, mc->next_rd),
                                  mc->bus_free > p->tCL ? mc->bus_free - p->tCL : 0);
     floors[DRAM_CMD_WR] = mc_max(mc_max(base, mc->next_wr),
@@ -60,8 +62,30 @@ static void precharge(const dram_params *p, dram_bank_state *s, uint64_t t, uint
     *ev |= DRAM_EV_PRE;
 }
 
-/* The channel's part: the command bus, the data bus, tRRD, tCCD(L), tWTR,
- * tRTW. The bank's part is full_bank_cmd. */
+/* An ACT at t on pseudo-channel pc: the next one waits tRRD and, with
+ * tFAW, until the oldest of the last four (this one included) is tFAW old.
+ * ACTs of a channel issue in time order, so after this one is written the
+ * ring's next slot holds the oldest of the four. HBM counts both per
+ * pseudo-channel
+ * (JESD235 and JESD238, "array access timings counted individually per
+ * pseudo channel"). */
+static void full_act(memctrl *mc, unsigned pc, uint64_t t)
+{
+    const dram_params *p = &mc->p;
+    uint64_t next = t + p->tRRD;
+    if (p->tFAW) {
+        uint64_t *ring = &mc->pc_faw[4 * pc];
+        uint32_t k = mc->pc_faw_pos[pc];
+        ring[k] = t + p->tFAW;
+        k = (k + 1) & 3;
+        mc->pc_faw_pos[pc] = k;
+        next = mc_max(next, ring[k]);
+    }
+    mc->pc_next_act[pc] = mc_max(mc->pc_next_act[pc], next);
+}
+
+/* The channel's part: the command bus, the data bus, tRRD and tFAW (per
+ * pseudo-channel), tCCD(L), tWTR, tRTW. The bank's part is full_bank_cmd. */
 static bool full_issue(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t,
                        dram_bank_msg *m)
 {
@@ -71,7 +95,7 @@ static bool full_issue(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd c
     case DRAM_CMD_PRE:
         return false;
     case DRAM_CMD_ACT:
-        mc->next_act = mc_max(mc->next_act, t + p->tRRD);
+        full_act(mc, b->pc, t);
         return false;
     case DRAM_CMD_RD:
     case DRAM_CMD_WR:

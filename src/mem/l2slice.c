@@ -392,6 +392,13 @@ static void send_dram(l2slice *s, des_time t)
     }
 }
 
+/* A line of the set is a copy: homed in the other partition. */
+static bool is_copy(const void *ctx, uint64_t line)
+{
+    const l2slice *s = ctx;
+    return s->home(s->home_ctx, line) != s->index;
+}
+
 static void take_request(l2slice *s, uint64_t c, des_time t)
 {
     if (c < s->port_free)
@@ -428,10 +435,13 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         a.requester = slot;
     }
     cache_result r = cache_try_access(s->c, &a, c);
-    if (s->home_reserve && in == s->peer_req_in && r.outcome == CACHE_FAIL && r.fail == CACHE_FAIL_SET_ALL_RESERVED) {
-        /* Every way of the set awaits a fill, perhaps all copies waiting on
-         * the other partition: serve its miss uncached (the reply goes back
-         * from DRAM without filling here) rather than wait on them. */
+    if (s->home_reserve && in == s->peer_req_in && r.outcome == CACHE_FAIL && r.fail == CACHE_FAIL_SET_ALL_RESERVED &&
+        cache_set_all(s->c, m->addr, is_copy, s)) {
+        /* Every way of the set awaits a fill, all of them copies waiting on
+         * the other partition (which may wait on this request): serve its
+         * miss uncached (the reply goes back from DRAM without filling
+         * here). A way awaiting a home line's fill comes from DRAM and
+         * frees the set: the request waits for it as any other. */
         a.bypass = true;
         r = cache_try_access(s->c, &a, c);
     }
@@ -446,7 +456,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         if (!store || ack) {
             g_array_index(s->reqs, l2_req, slot).next_free = s->free_head;
             s->free_head = (int)slot;
-        }
+            }
         return;
     }
     if (store) {
@@ -467,19 +477,59 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     des_port_pop(in, t);
 }
 
+/* The run-ahead's bound from the output ports (des_port_credit_bound) for
+ * the cycle at t: only a port that the cycle's sends could fill can be
+ * changed by a pop still to come. Replies: those queued, the timed ones,
+ * and every requester a fill delivered by t may release (mshr_merge per
+ * fill; the ready ring is empty between cycles); the miss queue's head:
+ * one per cycle, then room_next asks again. */
+static des_time credit_bound(const l2slice *s, des_time t)
+{
+    unsigned merge = cache_get_params(s->c)->mshr_merge;
+    unsigned fills = (des_port_next(s->dram_in) <= t) + (s->peer_in && des_port_next(s->peer_in) <= t);
+    unsigned k = g_queue_get_length(s->replies) + s->timed->len + fills * (merge ? merge : 1);
+    des_time b = DES_NEVER;
+    des_port *rep[2] = {s->reply_out, s->peer_rep_out}, *down[2] = {s->dram_out, s->peer_out};
+    for (int i = 0; i < 2; i++) {
+        if (rep[i] && des_port_count(rep[i]) + k >= des_port_capacity(rep[i]))
+            b = MIN(b, des_port_credit_bound(rep[i], t));
+        if (down[i] && des_port_count(down[i]) + 1 >= des_port_capacity(down[i]))
+            b = MIN(b, des_port_credit_bound(down[i], t));
+    }
+    return b;
+}
+
 static void l2_main(des_actor *self, void *data)
 {
     l2slice *s = data;
     des_time period = s->clk->period;
     des_time now = des_now(s->engine);
+    uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
+    bool ran = false;
     for (;;) {
         uint64_t c = des_edge_at_or_after(s->clk, now) / period;
         des_time t = c * period;
+        if (ran && c <= last) {   /* asked for during a run-ahead, for a cycle already run */
+            if (own != UINT64_MAX)
+                des_wake_at(self, own * period);
+            now = des_block(self);
+            continue;
+        }
         if (t > now) {
             des_wake_at(self, t);
             now = des_block(self);
             continue;
         }
+        /* It runs ahead, as the LD/ST unit does, over the cycles it would
+         * have been woken for (its own next cycle, des_ports_due), up to
+         * the bound its neighbours' state gives: the deep input and stop
+         * bounds (its L2 period exceeds the plain ones' one core cycle)
+         * and the credits of the output ports its next cycle could fill
+         * (credit_bound). Nothing but its ports reaches it, save a
+         * timeline trace (issue 20). */
+        bool ahead = !stats_trace(s->st);
+        des_time far = 0;   /* the input and stop bounds, computed when needed (0: not yet) */
+    cycle:
         take_fill(s, s->dram_in, c, t);
         take_fill(s, s->peer_in, c, t);
         mshr_requester rq;
@@ -501,16 +551,35 @@ static void l2_main(des_actor *self, void *data)
         if (s->peer_in)
             again = again || des_port_next(s->peer_in) <= t ||
                     (des_port_next(s->peer_req_in) <= t && !s->peer_blocked);
+        own = UINT64_MAX;
         if (again)
-            des_wake_at(self, t + period);
+            own = c + 1;
         else if (s->timed->len)
-            des_wake_at(self, MAX(g_array_index(s->timed, l2_ev, 0).ready, c + 1) * period);
+            own = MAX(g_array_index(s->timed, l2_ev, 0).ready, c + 1);
         /* Refused (MSHRs full), it retries only once its cache changes,
          * in a wake-up of its own (a fill, a miss sent on): a request's
          * arrival meanwhile need not wake it (issue 20). */
         des_port_mute(s->req_in, s->blocked);
         if (s->peer_req_in)
             des_port_mute(s->peer_req_in, s->peer_blocked);
+        last = c;
+        ran = true;
+        if (ahead) {
+            uint64_t n = own;
+            des_time d = des_ports_due(self, t);
+            if (d != DES_NEVER)
+                n = MIN(n, des_edge_at_or_after(s->clk, d) / period);
+            des_time nt = n != UINT64_MAX ? n * period : DES_NEVER;
+            if (nt != DES_NEVER && nt >= far)   /* from its next cycle: a later one only raises it (des.h) */
+                far = MAX(far, MIN(des_input_bound_deep(self, nt), des_stop_bound_deep(self, nt)));
+            if (nt != DES_NEVER && nt < far && nt < credit_bound(s, nt)) {
+                c = n;
+                t = c * period;
+                goto cycle;
+            }
+        }
+        if (own != UINT64_MAX)
+            des_wake_at(self, own * period);
         now = des_block(self);
     }
 }

@@ -331,6 +331,9 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->reqs = g_new0(mc_req, mc->nslots);
     mc->banks = g_new0(mc_bank, p->banks);
     mc->group_next_col = g_new0(uint64_t, p->bank_groups);
+    mc->pc_next_act = g_new0(uint64_t, p->pseudo_channels);
+    mc->pc_faw = g_new0(uint64_t, 4 * p->pseudo_channels);
+    mc->pc_faw_pos = g_new0(uint32_t, p->pseudo_channels);
     mc->active = g_new0(uint32_t, p->banks);
     mc->active_pos = g_new(uint32_t, p->banks);
     mc->heap_cap = p->queue_size + p->banks + 16;
@@ -344,6 +347,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->bank_actors = g_new(dram_bank_actor, p->banks);
     for (unsigned k = 0; k < p->banks; k++) {
         dram_bank_init(&mc->banks[k], k % p->bank_groups);
+        mc->banks[k].pc = k % p->pseudo_channels;
         char *name = g_strdup_printf("bank%u", k);
         dram_bank_actor_init(&mc->bank_actors[k], mc->bank_group, name, &mc->p, mc->ops);
         g_free(name);
@@ -369,6 +373,9 @@ void memctrl_free(memctrl *mc)
     des_lgroup_free(mc->bank_group);
     g_free(mc->bank_actors);
     g_free(mc->group_next_col);
+    g_free(mc->pc_next_act);
+    g_free(mc->pc_faw);
+    g_free(mc->pc_faw_pos);
     g_free(mc->active);
     g_free(mc->active_pos);
     g_free(mc->heap);

@@ -42,7 +42,7 @@ typedef struct mc_bank {
     uint64_t started, row_hits;         /* per-bank statistics */
     uint32_t head, tail, waiting;       /* waiting requests, oldest first */
     uint32_t bound;                     /* request whose commands have begun */
-    uint32_t group;
+    uint32_t group, pc;                 /* bank group, pseudo-channel */
     bool hold;
     /* The bank's candidate for the next command, kept until the bank's own
      * state changes (dirty): the request, its command, and the earliest
@@ -100,9 +100,13 @@ struct memctrl {
      * bank k's index in active, or MC_NONE. */
     uint32_t *active, *active_pos, nactive;
     uint64_t *group_next_col;           /* full: tCCDL per bank group */
+    /* full, per pseudo-channel: earliest next ACT (tRRD, tFAW), and for
+     * tFAW a ring of when each of its last four ACTs leaves the window */
+    uint64_t *pc_next_act, *pc_faw;
+    uint32_t *pc_faw_pos;
 
     /* channel-wide state (full timing; bus_free for both) */
-    uint64_t cmd_free, next_act, next_rd, next_wr, bus_free;
+    uint64_t cmd_free, next_rd, next_wr, bus_free;
     uint64_t refresh_due;
 
     uint64_t cur;                       /* every cycle < cur has been decided */
@@ -125,8 +129,9 @@ struct dram_timing_ops {
     uint64_t (*bank_ready)(const memctrl *mc, const mc_bank *b, const mc_req *r,
                            enum dram_cmd *cmd);
     /* Earliest cycle the channel's shared constraints (command bus, data
-     * bus, tRRD, tCCD, tWTR, tRTW) allow each kind of command. Bank-group
-     * constraints are group_next_col. */
+     * bus, tCCD, tWTR, tRTW) allow each kind of command. Bank-group
+     * constraints are group_next_col, pseudo-channel ones (tRRD, tFAW)
+     * pc_next_act. */
     void (*channel_floors)(const memctrl *mc, uint64_t floors[DRAM_CMD_COUNT]);
     /* The channel's part of issuing the command at t (bus, shared
      * constraints, bus cycles), reading the bank's view b; fills what the
@@ -223,6 +228,8 @@ static inline uint64_t mc_with_channel(const memctrl *mc, const uint64_t *floors
     uint64_t t = mc_max(at, floors[cmd]);
     if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && mc->p.bank_groups > 1)
         t = mc_max(t, mc->group_next_col[b->group]);
+    else if (cmd == DRAM_CMD_ACT)
+        t = mc_max(t, mc->pc_next_act[b->pc]);
     return t;
 }
 

@@ -122,9 +122,18 @@ int replace_lru_victim(replace *r, unsigned set, uint64_t allowed, uint64_t empt
     } else {
         min_pos = 0;  /* an empty line evicts nothing: always allowed */
     }
-    for (unsigned w = 0; w < r->ways; w++)
-        if ((pick >> w & 1) && pos[w] >= min_pos && (best < 0 || pos[w] > pos[best]))
+    /* Only the candidate ways, in ascending order (the first of equal
+     * positions wins, as a scan of every way gives). */
+    unsigned best_pos = 0;
+    if (r->ways < 64)
+        pick &= (UINT64_C(1) << r->ways) - 1;
+    for (uint64_t m = pick; m; m &= m - 1) {
+        unsigned w = (unsigned)__builtin_ctzll(m), p = pos[w];
+        if (p >= min_pos && (best < 0 || p > best_pos)) {
             best = (int)w;
+            best_pos = p;
+        }
+    }
     return best;
 }
 

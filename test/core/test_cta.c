@@ -204,6 +204,48 @@ Test(cta, h100_order_on_a_small_chip)
     h100_order("gpu.sms=4", 4, want);
 }
 
+/* core.dispatch_interval = 1.5: one CTA per 1.5 cycles for the chip. The
+ * dispatcher may send a CTA in cycle k while its token is before k + 1,
+ * and each rate-limited CTA moves the token to max(token, k) + 1.5. One SM,
+ * 4 one-warp CTAs from cycle 0, no burst: token 0 -> CTA 0 at 0 (token
+ * 1.5), CTA 1 at 1 (1.5 < 2; token 3), CTA 2 at 3 (token 4.5), CTA 3 at 4
+ * (token 6). Each arrives 10 cycles after and runs alone on the
+ * scheduler's issue slots (a, a+7, a+14 distinct for a = 10, 11, 13, 14),
+ * ending at a + 20. */
+Test(cta, dispatch_interval_fractional)
+{
+    const char *sets[] = {"core.dispatch_interval=1.5", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 4, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 30);
+    expect_cta(h, 0, 1, 0, 11, 31);
+    expect_cta(h, 0, 2, 0, 13, 33);
+    expect_cta(h, 0, 3, 0, 14, 34);
+    harness_free(h);
+}
+
+/* With core.dispatch_burst = 1 on 2 SMs the launch's first 2 CTAs (1 per
+ * SM) go out at cycle 0 without the rate and leave the token at 0; CTAs
+ * 2-5 then follow the 1.5-cycle rate as above: decided at 0, 1, 3, 4,
+ * round-robin sm0, sm1, sm0, sm1. sm0 holds warps arriving at 10, 10, 13:
+ * the two at 10 end at 30 and 31 (concurrent_ctas), the one at 13 at 33;
+ * sm1's arrive at 10, 11, 14 and end at 30, 31, 34. */
+Test(cta, dispatch_burst_then_interval)
+{
+    const char *sets[] = {"gpu.sms=2", "core.dispatch_interval=1.5", "core.dispatch_burst=1", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_three, 6, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    expect_cta(h, 0, 0, 0, 10, 30);
+    expect_cta(h, 0, 1, 1, 10, 30);
+    expect_cta(h, 0, 2, 0, 10, 31);
+    expect_cta(h, 0, 3, 1, 11, 31);
+    expect_cta(h, 0, 4, 0, 13, 33);
+    expect_cta(h, 0, 5, 1, 14, 34);
+    harness_free(h);
+}
+
 Test(cta, launch_start_and_after)
 {
     const char *sets[] = {NULL};

@@ -194,6 +194,23 @@ TEST_IN(SUITE, dwf_lu, .timeout = 600)
 {
     check((run_arg){.kernel = "papers/dwf/kernels/lu.sasm", .grid = 2, .block = 256});
 }
+
+/* The thesis-faithful Bitonic (the SDK's sort of CTA segments in global
+ * memory, barriers each step) and Black-Scholes (software expf, logf,
+ * sqrtf and CND with divergent branches) of workloads/papers/dwf/kernels,
+ * with the main scenarios' work per thread: Bitonic on 2 CTAs of 768 with
+ * segments of 1024; Black-Scholes two options per thread, on 6 CTAs of
+ * 256 (its 64 registers a thread fill the harness's 16,384 with 256). */
+TEST_IN(SUITE, dwf_bitonic_global, .timeout = 600)
+{
+    check((run_arg){.kernel = "papers/dwf/kernels/bitonic.sasm", .grid = 2, .block = 768, .args = {1024}, .nargs = 1});
+}
+
+TEST_IN(SUITE, dwf_blackscholes_software_math, .timeout = 600)
+{
+    check((run_arg){.kernel = "papers/dwf/kernels/blackscholes.sasm", .grid = 6, .block = 256, .args = {3072},
+                    .nargs = 1});
+}
 #endif
 
 TEST_IN(SUITE, shuffles_per_row, .timeout = 120)

@@ -361,3 +361,111 @@ Test(reconv, pdom_loop_divergence_counts)
     /* average active threads: 432 / 18 = 24 */
     harness_free(h);
 }
+
+/* MIMD with memory instructions (core.mimd_pack_memory): after the branch
+ * at pc 4 (issued at 38, as pc 3 of the if/else kernel above: one issue
+ * every 7 cycles from 10) the odd half (pc 5) loads a[tid] and the even
+ * half (pc 7) b[tid]; each half's 16 words are one 128-B line of its own
+ * array (arrays are 4 KB aligned). Both halves are READY at 45, even first.
+ * The ideal memory takes one request per cycle and answers 100 cycles
+ * after taking it; the answer at r makes the half READY at r + 1. */
+static harness *run_loads(const char *const *extra)
+{
+    const char *sets[8] = {"core.reconv=mimd"};
+    for (unsigned i = 0; extra[i]; i++)
+        sets[1 + i] = extra[i];
+    harness *h = harness_new(sets);
+    harness_launch(h,
+                   ".data a u32[32] = iota(start=1000, step=1)\n"
+                   ".data b u32[32] = iota(start=2000, step=1)\n"
+                   ".data out u32[32]\n"
+                   "    mov r0, %tid.x\n"                 /* 0 */
+                   "    shl r3, r0, 2\n"                  /* 1 */
+                   "    and r1, r0, 1\n"                  /* 2 */
+                   "    setp.eq.u32 p0, r1, 0\n"          /* 3 */
+                   "    @p0 bra even\n"                   /* 4 */
+                   "    ld.global.u32 r2, [r3+@a]\n"      /* 5: odd */
+                   "    bra join\n"                       /* 6 */
+                   "even:\n"
+                   "    ld.global.u32 r2, [r3+@b]\n"      /* 7 */
+                   "    bra join\n"                       /* 8 */
+                   "join:\n"
+                   "    st.global.u32 [r3+@out], r2\n"    /* 9 */
+                   "    exit\n",                          /* 10 */
+                   1, 32, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 10000));
+    for (unsigned i = 0; i < 32; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? 1000 + i : 2000 + i, "out[%u]", i);
+    return h;
+}
+
+/* Even's load issues at 45, odd's at odd_at; the halves' answers come at r
+ * and r + 1, so they reach each later pc a cycle apart and never merge
+ * again: even 8 @r+1, odd 6 @r+2, 9 @r+8 and @r+9, exits @r+15 and
+ * @r+16, end r+22; `slots` issue slots in all. */
+static void expect_loads(harness *h, uint64_t odd_at, uint64_t r, uint64_t slots)
+{
+    cr_assert_eq(h->nlog, 13);
+    expect_issue(h, 5, 45, 7, EVEN);
+    expect_issue(h, 6, odd_at, 5, ODD);
+    expect_issue(h, 7, r + 1, 8, EVEN);
+    expect_issue(h, 8, r + 2, 6, ODD);
+    expect_issue(h, 9, r + 8, 9, EVEN);
+    expect_issue(h, 10, r + 9, 9, ODD);
+    expect_issue(h, 12, r + 16, 10, ODD);
+    cr_expect_eq(harness_end(h, 0), r + 22);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), slots, "issue slots");
+    harness_free(h);
+}
+
+/* Alone (the default, 1): odd 5 in the next slot @46; the requests are
+ * taken at 45 and 46, answered at 145 and 146. 5 + 2 x 4 = 13 slots. */
+Test(reconv, mimd_memory_alone_by_default)
+{
+    expect_loads(run_loads((const char *[]){NULL}), 46, 145, 13);
+}
+
+/* Two entities per slot: the LD/ST unit books 32 / 32 lanes = 1 pass; with
+ * no L1 banks both loads fit it, so even 7 and odd 5 share the slot at 45.
+ * Both requests leave at 45; the memory takes them at 45 and 46 (answers
+ * at 145 and 146, as alone). 12 slots. */
+Test(reconv, mimd_memory_packs_two_loads)
+{
+    expect_loads(run_loads((const char *[]){"core.mimd_pack_memory=2", NULL}), 45, 145, 12);
+}
+
+/* The L1 as one bank of 128-B words: each load alone reads one word (1
+ * pass, booked by even); together they read two words of that bank, 2
+ * passes > 1 booked: odd does not fit and issues alone at 46, as by
+ * default. */
+Test(reconv, mimd_memory_pack_bounded_by_the_booked_passes)
+{
+    expect_loads(run_loads((const char *[]){"core.mimd_pack_memory=2", "core.l1d_banks=1",
+                                            "core.l1d_bank_bytes=128", NULL}),
+                 46, 145, 13);
+}
+
+/* Same bank, but 16 LD/ST lanes: even books 32 / 16 = 2 passes, and the
+ * two words (2 passes) fit them: one slot at 45. The unit's second pass
+ * delays the requests a cycle: both leave at 46, taken at 46 and 47,
+ * answered at 146 and 147: even 8 @147, odd 6 @148. Each store also takes
+ * 2 passes (done a cycle later, k + 7): even 9 @154 holds the unit to 155,
+ * so odd 9 (READY at 155) issues at 156; exits @162 and @164, end 170.
+ * 12 slots. */
+Test(reconv, mimd_memory_pack_fills_the_booked_passes)
+{
+    harness *h = run_loads((const char *[]){"core.mimd_pack_memory=2", "core.l1d_banks=1",
+                                           "core.l1d_bank_bytes=128", "core.ldst_lanes=16", NULL});
+    cr_assert_eq(h->nlog, 13);
+    expect_issue(h, 5, 45, 7, EVEN);
+    expect_issue(h, 6, 45, 5, ODD);
+    expect_issue(h, 7, 147, 8, EVEN);
+    expect_issue(h, 8, 148, 6, ODD);
+    expect_issue(h, 9, 154, 9, EVEN);
+    expect_issue(h, 10, 156, 9, ODD);
+    expect_issue(h, 11, 162, 10, EVEN);
+    expect_issue(h, 12, 164, 10, ODD);
+    cr_expect_eq(harness_end(h, 0), 170);
+    cr_expect_eq(harness_counter(h, "sm0", "warp_insts"), 12, "issue slots");
+    harness_free(h);
+}

@@ -298,8 +298,10 @@ Test(port, a_block_on_edges_is_woken_at_the_next_edge)
 
 /* ---- a receiver that records des_input_bound at each wake-up ------------ */
 typedef struct bounder {
-    des_port *in;
+    des_port *in, *back;
     des_time at[8], bound[8], out[8], stop[8];
+    des_time in_deep[8], stop_deep[8], credit[8];   /* the deep bounds; credit: back's */
+    des_time in_later[8];   /* des_input_bound_deep from now + 4 */
     int n;
 } bounder;
 
@@ -312,6 +314,10 @@ static void bounder_main(des_actor *self, void *data)
             b->at[b->n] = now;
             b->out[b->n] = des_output_bound(self);
             b->stop[b->n] = des_stop_bound(self);
+            b->in_deep[b->n] = des_input_bound_deep(self, now);
+            b->in_later[b->n] = des_input_bound_deep(self, now + 4);
+            b->stop_deep[b->n] = des_stop_bound_deep(self, now);
+            b->credit[b->n] = b->back ? des_port_credit_bound(b->back, now) : 0;
             b->bound[b->n++] = des_input_bound(self);
         }
         while (des_port_peek(b->in, now))
@@ -368,6 +374,42 @@ Test(port, output_and_stop_bounds_follow_the_receivers_state)
         cr_assert_eq(b.out[i], out[i], "wake-up %d", i);
         cr_assert_eq(b.stop[i], stop[i], "wake-up %d", i);
         cr_assert_eq(b.bound[i], in[i], "wake-up %d", i);
+    }
+}
+
+Test(port, deep_bounds_look_through_the_far_end_inputs)
+{
+    /* The case above (A sends at 0 and 10, latency 3, to B; B's port back
+     * to A has latency 5 and carries nothing; A may end the run), seen
+     * one level further: A can run no sooner than its pending wake-up or
+     * a message from B, and B is the block asking (it sends from now on),
+     * so A's earliest run is min(A's wake-up, now + 5): at 0 min(10, 5) =
+     * 5, at 3 min(10, 8) = 8, at 13 (A ended, no wake-up) 13 + 5 = 18.
+     * Deep input bound: that plus p's latency 3: 8, 11, 21 (plain: 6, 9,
+     * 19). Deep stop bound: that plus one: 6, 9, 19 (plain: 4, 7, 17).
+     * Credit bound of the port back: that plus its credit delay 5: 10,
+     * 13, 23 (the plain output bound: 8, 11, 21). With B sending no
+     * sooner than now + 4, A's earliest run is min(A's wake-up, now + 4 +
+     * 5) and the deep input bound min(10, 9) + 3 = 12, min(10, 12) + 3 =
+     * 13, 13 + 4 + 5 + 3 = 25. */
+    des_engine *e = boot();
+    static script a = {.n = 2, .when = {0, 10}, .id = {1, 2}};
+    static bounder b;
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    b.back = des_port_new(e, "back", sizeof(msg), 4, 5, rb, sa);
+    des_actor_may_end_run(sa);
+    des_run(e);
+    cr_assert_eq(b.n, 3);
+    const des_time at[3] = {0, 3, 13}, in[3] = {8, 11, 21}, stop[3] = {6, 9, 19}, credit[3] = {10, 13, 23};
+    const des_time later[3] = {12, 13, 25};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(b.at[i], at[i], "wake-up %d", i);
+        cr_assert_eq(b.in_deep[i], in[i], "wake-up %d", i);
+        cr_assert_eq(b.stop_deep[i], stop[i], "wake-up %d", i);
+        cr_assert_eq(b.credit[i], credit[i], "wake-up %d", i);
+        cr_assert_eq(b.in_later[i], later[i], "wake-up %d", i);
     }
 }
 

@@ -178,6 +178,12 @@ Test(chip_l2_partitions, odd_channel_count_is_an_error)
     g_free(fixed);
 }
 
+/* One thread's L1-bypassing (.cg) load of a + off. */
+static const char ONE_LOAD_KERNEL[] = ".kernel one\n.param off\n.data a u32[65536] = zero\n"
+                                      "    param r3, off\n"
+                                      "    ld.global.cg.u32 r1, [r3+@a]\n"
+                                      "    exit\n";
+
 Test(chip_l2_partitions, refused_crossbar_request_does_not_hold_peer_requests)
 {
     /* Four SMs (0, 1 near partition 0; 2, 3 near partition 1), l2.mshr_merge
@@ -192,17 +198,13 @@ Test(chip_l2_partitions, refused_crossbar_request_does_not_hold_peer_requests)
      * would ever come (a deadlock: the run ends with four CTAs unfinished).
      * Served on its own input, every load completes: one far request each
      * way, each served once, at least one refusal per slice. */
-    const char *k = ".kernel one\n.param off\n.data a u32[65536] = zero\n"
-                    "    param r3, off\n"
-                    "    ld.global.cg.u32 r1, [r3+@a]\n"
-                    "    exit\n";
     GString *lt = g_string_new("grid = 1\nblock = 1\nsms = 0\nargs = 256\n");
     for (unsigned i = 1; i < 4; i++)
         g_string_append_printf(lt, "\n[launch.k%u]\nkernel = k.sasm\ngrid = 1\nblock = 1\nsms = %u\nargs = %u\n", i, i,
                                i < 2 ? (unsigned)D : (unsigned)A);
     char *model = edit("[l2]\n", PARTS "mshr_merge = 1\n");
     chip_run cr;
-    chip_run_text(&cr, model, k, lt->str, (char *[]){"dram.timing=simple", "gpu.sms=4", NULL});
+    chip_run_text(&cr, model, ONE_LOAD_KERNEL, lt->str, (char *[]){"dram.timing=simple", "gpu.sms=4", NULL});
     g_free(model);
     g_string_free(lt, TRUE);
     cr_assert(cr.ok, "%s", cr.error);
@@ -312,6 +314,36 @@ Test(chip_l2_partitions, far_request_to_a_reserved_set_is_served_uncached)
      * sent, two served, two of them uncached (both of the other's misses
      * found the set reserved by a copy). */
     expect_crossing_pairs_complete("sets = 1\nways = 1\nmshr_entries = 2\nhome_mshr_reserve = 1\n", 2);
+}
+
+Test(chip_l2_partitions, far_request_waits_for_a_set_reserved_by_a_home_miss)
+{
+    /* One-set, one-way slices, two MSHR entries, the reserve. SM 0 loads
+     * A + 0x200 (homed in l2s0: channel 0, see header) and SM 1 loads A
+     * (homed in l2s0, near partition 1), both at once, L1-bypassing. SM 0's
+     * request reaches l2s0 at tick 36 (header) and reserves its only way for
+     * a home miss to DRAM; SM 1's reaches l2s1 at 36, misses its copy and
+     * crosses to l2s0, arriving at 102: the set is all reserved, but by a
+     * home line, whose fill comes from DRAM (tick 948) and frees it. So the
+     * far request waits for that fill instead of being served uncached, then
+     * misses and fills A in l2s0 (evicting A + 0x200). l2s0: one far
+     * request served, two misses (A + 0x200, then A), nothing uncached.
+     * (Served uncached, as before the bypass was limited to sets of copies,
+     * l2s0 would count one bypass and one miss.) */
+    const char *lt = "grid = 1\nblock = 1\nsms = 0\nargs = 512\n"
+                     "\n[launch.k1]\nkernel = k.sasm\ngrid = 1\nblock = 1\nsms = 1\nargs = 0\n";
+    char *model = edit("[l2]\n", PARTS "sets = 1\nways = 1\nmshr_entries = 2\nhome_mshr_reserve = 1\n");
+    chip_run cr;
+    chip_run_text(&cr, model, ONE_LOAD_KERNEL, lt, (char *[]){"dram.timing=simple", NULL});
+    g_free(model);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "loads"), 1);
+    cr_expect_eq(chip_counter(&cr, "sm1.ldst", "loads"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "far_requests"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "far_served"), 1);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "bypassed"), 0);
+    cr_expect_eq(chip_counter(&cr, "l2s0", "misses"), 2);
+    chip_run_free(&cr);
 }
 
 Test(chip_l2_partitions, reserve_not_below_mshr_entries_refused)

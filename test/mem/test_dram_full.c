@@ -109,6 +109,63 @@ Test(dram_full, tRRD_spaces_activations)
     cr_assert_eq(done[1], 32);
 }
 
+Test(dram_full, tRRD_is_per_pseudo_channel)
+{
+    dram_params p;
+    full_params(&p);
+    p.pseudo_channels = 2;   /* bank b in pseudo-channel b % 2 */
+    /* Banks 0 and 1, different pseudo-channels: ACTs at 0 and 1 (one
+     * command per cycle, no tRRD between them). RD bank0 at 12, data
+     * 24..26 (done 26); RD bank1 at max(1 + tRCD 13, 12 + tCCD 14, bus
+     * 26 - tCL 14) = 14: done 14 + 12 + 2 = 28. */
+    script_req s[] = {{.at = 0, .bank = 0, .row = 1, .bytes = 64},
+                      {.at = 0, .bank = 1, .row = 1, .bytes = 64}};
+    uint64_t done[2];
+    play(&p, s, 2, done, NULL);
+    cr_assert_eq(done[0], 26);
+    cr_assert_eq(done[1], 28);
+    /* Banks 0 and 2, same pseudo-channel: ACT at 0 and tRRD = 6 as with one
+     * pseudo-channel (tRRD_spaces_activations): done 26 and 32. */
+    s[1].bank = 2;
+    play(&p, s, 2, done, NULL);
+    cr_assert_eq(done[0], 26);
+    cr_assert_eq(done[1], 32);
+}
+
+Test(dram_full, tFAW_holds_the_fifth_activation_of_a_pseudo_channel)
+{
+    dram_params p;
+    full_params(&p);
+    p.banks = 16;
+    p.pseudo_channels = 2;
+    p.tRRD = 2;
+    p.tFAW = 30;
+    /* Bank 1 is pseudo-channel 1, banks 0, 2, 4, 6, 8 pseudo-channel 0;
+     * oldest first. ACTs: bank1 0; bank0 1 (other pseudo-channel: no tRRD,
+     * one command per cycle); bank2 3, bank4 5, bank6 7 (tRRD 2 apart);
+     * bank8 is the fifth of pseudo-channel 0 and waits for its first + tFAW
+     * = 1 + 30 = 31 (bank1's ACT is not in that window: counted over the
+     * channel, bank6 would be the fifth and wait until 30). Reads at ACT +
+     * tRCD 12, at least tCCD 2 apart: bank1 12, bank0 14, bank2 16, bank4
+     * 18, bank6 20, bank8 43. Done = RD + tCL 12 + 2. */
+    script_req s[] = {{.at = 0, .bank = 1, .row = 1, .bytes = 64},
+                      {.at = 0, .bank = 0, .row = 1, .bytes = 64},
+                      {.at = 0, .bank = 2, .row = 1, .bytes = 64},
+                      {.at = 0, .bank = 4, .row = 1, .bytes = 64},
+                      {.at = 0, .bank = 6, .row = 1, .bytes = 64},
+                      {.at = 0, .bank = 8, .row = 1, .bytes = 64}};
+    uint64_t done[6];
+    memctrl_stats st;
+    play(&p, s, 6, done, &st);
+    cr_assert_eq(done[0], 26);
+    cr_assert_eq(done[1], 28);
+    cr_assert_eq(done[2], 30);
+    cr_assert_eq(done[3], 32);
+    cr_assert_eq(done[4], 34);
+    cr_assert_eq(done[5], 57);
+    cr_assert_eq(st.activations, 6);
+}
+
 Test(dram_full, two_banks_contend_for_the_data_bus)
 {
     dram_params p;

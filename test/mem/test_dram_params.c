@@ -32,6 +32,9 @@ Test(dram_params, defaults_are_the_fermi_gddr5_model)
     cr_assert_eq(p.tRAS, 28);
     cr_assert_eq(p.tRCD, 12);
     cr_assert_eq(p.tRRD, 6);
+    /* one pseudo-channel, no four-activate window: tRRD spans the channel */
+    cr_assert_eq(p.pseudo_channels, 1);
+    cr_assert_eq(p.tFAW, 0);
     cr_assert_eq(p.tCCD, 2);
     cr_assert_eq(p.tCCDL, 3);
     cr_assert_eq(p.tWL, 4);
@@ -99,6 +102,8 @@ static void m_sched(dram_params *p) { p->sched = NULL; }
 static void m_queue(dram_params *p) { p->queue_size = 0; }
 static void m_page(dram_params *p) { p->page_policy = (enum dram_page_policy)3; }
 static void m_interleave(dram_params *p) { p->channel_interleave = 300; }
+static void m_pc_pow2(dram_params *p) { p->pseudo_channels = 3; }
+static void m_pc_groups(dram_params *p) { p->pseudo_channels = 8; }
 
 Test(dram_params, every_check)
 {
@@ -117,6 +122,9 @@ Test(dram_params, every_check)
     expect_check(m_queue, "dram.queue_size", "expected 1 to 4096 requests, got 0");
     expect_check(m_page, "dram.page_policy", "expected open or close");
     expect_check(m_interleave, "dram.channel_interleave", "expected a power of two, got 300");
+    expect_check(m_pc_pow2, "dram.pseudo_channels", "expected a power of two");
+    /* 8 pseudo-channels over 4 bank groups: a group would span two */
+    expect_check(m_pc_groups, "dram.pseudo_channels", "dividing dram.bank_groups (4), got 8");
 }
 
 Test(dram_params, from_config_reads_every_key)

@@ -186,3 +186,36 @@ Test(mshr, new_refuses_bad_sizes)
     cr_expect_null(mshr_new(32, MSHR_MAX_MERGE + 1));
     mshr_free(NULL);
 }
+
+Test(mshr, find_after_many_fills_in_scattered_order)
+{
+    /* 256 entries (the H100's L1): line k * 128 takes entry k (entries are
+     * handed out from 0 up). Completing every line k with k % 3 == 1, in a
+     * scattered order (k * 97 mod 256 visits each k once), leaves those lines
+     * unfound and every other line at its own entry; a new miss to a
+     * completed line then gets the first entry freed (popping its one
+     * requester frees it). Lookups must not depend on the fill order. */
+    mshr_table *m = mshr_new(256, 2);
+    for (unsigned k = 0; k < 256; k++)
+        cr_assert_eq(mshr_allocate(m, (uint64_t)k * 128, 1, RQ(k, 1), &O, 0), (int)k);
+    unsigned first_freed = 256;
+    for (unsigned i = 0; i < 256; i++) {
+        unsigned k = i * 97 % 256;
+        if (k % 3 != 1)
+            continue;
+        bool complete = false;
+        cr_expect_eq(mshr_fill(m, (uint64_t)k * 128, 1, &complete, 1), 1);
+        cr_expect(complete);
+        if (first_freed == 256)
+            first_freed = k;
+        for (unsigned j = 0; j < 256; j++)
+            cr_expect_eq(mshr_find(m, (uint64_t)j * 128), j % 3 == 1 && (j * 161 % 256) <= i ? -1 : (int)j,
+                         "line %u after filling %u", j, k);
+    }
+    mshr_requester out;
+    cr_assert(mshr_pop_ready(m, &out, NULL, 2));
+    cr_expect_eq(out.id, first_freed);
+    cr_expect_eq(mshr_allocate(m, (uint64_t)first_freed * 128, 1, RQ(999, 1), &O, 3), (int)first_freed);
+    cr_expect_eq(mshr_find(m, (uint64_t)first_freed * 128), (int)first_freed);
+    mshr_free(m);
+}
