@@ -153,6 +153,9 @@ Test(paper_models, dwf_thesis_machine)
     cr_expect_eq(cache_bytes(c, "l1d"), 512 * 1024);
     cr_expect_eq(I("l1d.line_bytes"), 64);
     cr_expect_eq(I("l1d.hit_latency"), 10);
+    /* pre-memory: a queue of (cache latency - 1) = 9 pipeline registers in
+     * front of the memory stage (sec. 5.1.1) */
+    cr_expect_eq(I("l1d.request_queue"), 10 - 1);
     cr_expect_str_eq(S("l2.enabled"), "false");
     cr_expect_eq(I("dram.channels"), 8);
     cr_expect_str_eq(S("dram.timing"), "full");
