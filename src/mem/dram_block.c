@@ -240,6 +240,8 @@ static void dram_main(des_actor *self, void *data)
             if (due != DES_NEVER)
                 nc = MIN(nc, des_edge_at_or_after(d->clk, due) / period);
             des_time nt = nc != UINT64_MAX ? nc * period : DES_NEVER;
+            if (nt != DES_NEVER && nt - t > 2 * period)
+                nt = DES_NEVER;   /* a far next cycle: the bounds would cost more than they save */
             if (nt != DES_NEVER && nt >= stop)
                 stop = MAX(stop, des_stop_bound_deep(self, nt));
             if (nt != DES_NEVER && nt < stop && nt >= far)   /* from its next cycle: a later one only raises it */

@@ -566,6 +566,8 @@ static void l2_main(des_actor *self, void *data)
             if (d != DES_NEVER)
                 n = MIN(n, des_edge_at_or_after(s->clk, d) / period);
             des_time nt = n != UINT64_MAX ? n * period : DES_NEVER;
+            if (nt != DES_NEVER && nt - t > 2 * period)
+                nt = DES_NEVER;   /* a far next cycle: the bounds would cost more than they save */
             if (nt != DES_NEVER && nt >= stop)
                 stop = MAX(stop, des_stop_bound_deep(self, nt));
             if (nt != DES_NEVER && nt < stop && nt >= far)   /* from its next cycle: a later one only raises it */
