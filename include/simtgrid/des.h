@@ -158,7 +158,7 @@ des_time des_stop_bound(const des_actor *self);
  * stays valid while `self` runs ahead (take the latest).
  * des_input_bound_deep: as des_input_bound, with the senders' earliest
  * runs looked at through their own ports. des_stop_bound_deep: as
- * des_stop_bound, two levels (the dispatcher, then its SMs, then theirs).
+ * des_stop_bound, with the dispatcher's earliest run from its SMs' state.
  * des_port_credit_bound: the earliest time a pop not yet made frees a
  * slot of output `p` visible to its sender (the receiver's earliest run,
  * so computed, plus the credit delay). A port whose next slot is free

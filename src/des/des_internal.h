@@ -68,6 +68,7 @@ struct des_engine {
     GPtrArray *actors;       /* des_actor*, in id order */
     GPtrArray *ports;
     GPtrArray *enders;       /* des_actor* that may call des_stop (des_actor_may_end_run) */
+    des_time stop_deep_at, stop_deep;   /* des_stop_bound_deep's answer, and at which now + 1 (0: none) */
     des_actor **batch;       /* the blocks due at `now`, in id order */
     unsigned batch_len, batch_pos, batch_cap;
     sg_sem_t quiet;          /* released when the run is over */

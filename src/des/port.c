@@ -134,13 +134,24 @@ des_time des_port_credit_bound(const des_port *p, des_time from)
 
 des_time des_stop_bound_deep(const des_actor *self, des_time from)
 {
-    const des_engine *e = self->engine;
+    /* One level: the SMs' own wake-ups and lookaheads. Two (their LD/ST
+     * units') saved a further 11,000 DRAM wake-ups on the gather but cost
+     * more instructions than they saved (a visit of every SM's ports). */
+    des_engine *e = self->engine;
+    /* Asked again at the same time, the first answer holds: blocks of the
+     * batch not yet run counted as due now, those run since can only have
+     * raised it, and its asker then (sending from its `from`) sends no
+     * sooner. */
+    if (e->stop_deep_at == e->now + 1)
+        return e->stop_deep;
     des_time b = DES_NEVER;
     for (unsigned i = 0; i < e->enders->len; i++) {
-        des_time t = earliest_run(e, self, from, g_ptr_array_index(e->enders, i), 2) + 1;
+        des_time t = earliest_run(e, self, from, g_ptr_array_index(e->enders, i), 1) + 1;
         if (t < b)
             b = t;
     }
+    e->stop_deep_at = e->now + 1;
+    e->stop_deep = b;
     return b;
 }
 

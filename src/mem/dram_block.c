@@ -21,6 +21,7 @@ struct dram_block {
     bool write_mask;        /* dram.write_mask */
     unsigned nports;
     des_port **in, **out;
+    des_time *credit_at;    /* credit_bound's per output: valid until reached */
     GArray *slots;          /* pending: requests inside the controller */
     int free_head;
     unsigned live;          /* slots in use: requests inside, or replies waiting */
@@ -43,6 +44,7 @@ dram_block *dram_block_new(des_engine *e, const char *name, const dram_params *p
     d->nports = ports;
     d->in = g_new0(des_port *, ports);
     d->out = g_new0(des_port *, ports);
+    d->credit_at = g_new0(des_time, ports);
     d->slots = g_array_new(FALSE, FALSE, sizeof(pending));
     d->free_head = -1;
     d->replies = g_queue_new();
@@ -79,6 +81,7 @@ void dram_block_free(dram_block *d)
     g_queue_free(d->replies);
     g_free(d->in);
     g_free(d->out);
+    g_free(d->credit_at);
     g_free(d->name);
     g_free(d);
 }
@@ -158,15 +161,20 @@ static void send_replies(dram_block *d, des_time t)
  * changed by a pop still to come. Each reply holds a slot until it is
  * sent, and a request delivered by t may take one: at most live plus
  * those requests. */
-static des_time credit_bound(const dram_block *d, des_time t)
+static des_time credit_bound(dram_block *d, des_time t)
 {
     unsigned k = d->live;
     for (unsigned i = 0; i < d->nports; i++)
         k += des_port_next(d->in[i]) <= t ? des_port_count(d->in[i]) : 0;
     des_time b = DES_NEVER;
-    for (unsigned i = 0; i < d->nports; i++)
-        if (des_port_count(d->out[i]) + k >= des_port_capacity(d->out[i]))
-            b = MIN(b, des_port_credit_bound(d->out[i], t));
+    for (unsigned i = 0; i < d->nports; i++) {
+        if (des_port_count(d->out[i]) + k < des_port_capacity(d->out[i]))
+            continue;
+        /* A bound stays valid as time passes: recomputed once reached. */
+        if (t >= d->credit_at[i])
+            d->credit_at[i] = MAX(d->credit_at[i], des_port_credit_bound(d->out[i], t));
+        b = MIN(b, d->credit_at[i]);
+    }
     return b;
 }
 
@@ -177,6 +185,10 @@ static void dram_main(des_actor *self, void *data)
     des_time now = des_now(d->engine);
     uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
     bool ran = false;
+    /* The deep input and stop bounds, computed when needed: a bound stays
+     * valid as time passes (nothing sent since reaches it sooner), so it is
+     * kept across wake-ups and recomputed only once a cycle reaches it. */
+    des_time far = 0, stop = 0;
     for (;;) {
         uint64_t c = des_edge_at_or_after(d->clk, now) / period;
         des_time t = c * period;
@@ -197,7 +209,6 @@ static void dram_main(des_actor *self, void *data)
          * and the credits of the outputs its replies could fill. Nothing
          * but its ports reaches it, save a timeline trace (issue 20). */
         bool ahead = !stats_trace(d->st);
-        des_time far = 0;   /* the input and stop bounds, computed when needed (0: not yet) */
     cycle:
         memctrl_sync(d->mc, c);
         accept(d, c, t);
@@ -229,9 +240,13 @@ static void dram_main(des_actor *self, void *data)
             if (due != DES_NEVER)
                 nc = MIN(nc, des_edge_at_or_after(d->clk, due) / period);
             des_time nt = nc != UINT64_MAX ? nc * period : DES_NEVER;
-            if (nt != DES_NEVER && nt >= far)   /* from its next cycle: a later one only raises it (des.h) */
-                far = MAX(far, MIN(des_input_bound_deep(self, nt), des_stop_bound_deep(self, nt)));
-            if (nt != DES_NEVER && nt < far && nt < credit_bound(d, nt)) {
+            if (nt != DES_NEVER && nt - t > 2 * period)
+                nt = DES_NEVER;   /* a far next cycle: the bounds would cost more than they save */
+            if (nt != DES_NEVER && nt >= stop)
+                stop = MAX(stop, des_stop_bound_deep(self, nt));
+            if (nt != DES_NEVER && nt < stop && nt >= far)   /* from its next cycle: a later one only raises it */
+                far = MAX(far, des_input_bound_deep(self, nt));
+            if (nt != DES_NEVER && nt < stop && nt < far && nt < credit_bound(d, nt)) {
                 c = nc;
                 t = c * period;
                 goto cycle;

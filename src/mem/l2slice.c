@@ -59,6 +59,7 @@ struct l2slice {
      * each refusing a crossbar request that waits on a fill from the other
      * would otherwise never take the peer request the other waits on. */
     bool blocked, changed, peer_blocked, peer_changed;
+    des_time credit_at[4];  /* credit_bound's per port (reply, peer reply, DRAM, peer): valid until reached */
     stats *st;
 };
 
@@ -483,18 +484,20 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
  * and every requester a fill delivered by t may release (mshr_merge per
  * fill; the ready ring is empty between cycles); the miss queue's head:
  * one per cycle, then room_next asks again. */
-static des_time credit_bound(const l2slice *s, des_time t)
+static des_time credit_bound(l2slice *s, des_time t)
 {
     unsigned merge = cache_get_params(s->c)->mshr_merge;
     unsigned fills = (des_port_next(s->dram_in) <= t) + (s->peer_in && des_port_next(s->peer_in) <= t);
     unsigned k = g_queue_get_length(s->replies) + s->timed->len + fills * (merge ? merge : 1);
     des_time b = DES_NEVER;
-    des_port *rep[2] = {s->reply_out, s->peer_rep_out}, *down[2] = {s->dram_out, s->peer_out};
-    for (int i = 0; i < 2; i++) {
-        if (rep[i] && des_port_count(rep[i]) + k >= des_port_capacity(rep[i]))
-            b = MIN(b, des_port_credit_bound(rep[i], t));
-        if (down[i] && des_port_count(down[i]) + 1 >= des_port_capacity(down[i]))
-            b = MIN(b, des_port_credit_bound(down[i], t));
+    des_port *out[4] = {s->reply_out, s->peer_rep_out, s->dram_out, s->peer_out};
+    for (int i = 0; i < 4; i++) {
+        if (!out[i] || des_port_count(out[i]) + (i < 2 ? k : 1) < des_port_capacity(out[i]))
+            continue;
+        /* A bound stays valid as time passes: recomputed once reached. */
+        if (t >= s->credit_at[i])
+            s->credit_at[i] = MAX(s->credit_at[i], des_port_credit_bound(out[i], t));
+        b = MIN(b, s->credit_at[i]);
     }
     return b;
 }
@@ -506,6 +509,10 @@ static void l2_main(des_actor *self, void *data)
     des_time now = des_now(s->engine);
     uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
     bool ran = false;
+    /* The deep input and stop bounds, computed when needed: a bound stays
+     * valid as time passes (nothing sent since reaches it sooner), so it is
+     * kept across wake-ups and recomputed only once a cycle reaches it. */
+    des_time far = 0, stop = 0;
     for (;;) {
         uint64_t c = des_edge_at_or_after(s->clk, now) / period;
         des_time t = c * period;
@@ -528,7 +535,6 @@ static void l2_main(des_actor *self, void *data)
          * (credit_bound). Nothing but its ports reaches it, save a
          * timeline trace (issue 20). */
         bool ahead = !stats_trace(s->st);
-        des_time far = 0;   /* the input and stop bounds, computed when needed (0: not yet) */
     cycle:
         take_fill(s, s->dram_in, c, t);
         take_fill(s, s->peer_in, c, t);
@@ -570,9 +576,13 @@ static void l2_main(des_actor *self, void *data)
             if (d != DES_NEVER)
                 n = MIN(n, des_edge_at_or_after(s->clk, d) / period);
             des_time nt = n != UINT64_MAX ? n * period : DES_NEVER;
-            if (nt != DES_NEVER && nt >= far)   /* from its next cycle: a later one only raises it (des.h) */
-                far = MAX(far, MIN(des_input_bound_deep(self, nt), des_stop_bound_deep(self, nt)));
-            if (nt != DES_NEVER && nt < far && nt < credit_bound(s, nt)) {
+            if (nt != DES_NEVER && nt - t > 2 * period)
+                nt = DES_NEVER;   /* a far next cycle: the bounds would cost more than they save */
+            if (nt != DES_NEVER && nt >= stop)
+                stop = MAX(stop, des_stop_bound_deep(self, nt));
+            if (nt != DES_NEVER && nt < stop && nt >= far)   /* from its next cycle: a later one only raises it */
+                far = MAX(far, des_input_bound_deep(self, nt));
+            if (nt != DES_NEVER && nt < stop && nt < far && nt < credit_bound(s, nt)) {
                 c = n;
                 t = c * period;
                 goto cycle;

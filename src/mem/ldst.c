@@ -711,11 +711,9 @@ void ldst_main(des_actor *self, void *data)
             des_time d = des_ports_due(self, t);
             if (d != DES_NEVER)
                 n = MIN(n, des_edge_at_or_after(u->clk, d) / period);
-            des_time nt = n != UINT64_MAX ? n * period : DES_NEVER;
-            if (nt != DES_NEVER && nt >= horizon)   /* from its next cycle: a later one only raises it */
-                horizon = MAX(horizon, MIN(MIN(des_input_bound_deep(self, nt), des_output_bound(self)),
-                                           des_stop_bound_deep(self, nt)));
-            if (nt != DES_NEVER && nt < horizon) {
+            if (n != UINT64_MAX && !horizon)   /* after a cycle: its sends only lower it */
+                horizon = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
+            if (n != UINT64_MAX && n * period < horizon) {
                 c = n;
                 t = c * period;
                 goto cycle;
