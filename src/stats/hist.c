@@ -145,9 +145,17 @@ void stats_hist_add_n(stats_hist *h, uint64_t v, uint64_t times)
     h->sum += (double)v * (double)times;
 }
 
+/* stats_hist_add_n(h, v, 1) without the call ((double)v * 1.0 is (double)v
+ * exactly): the SM adds an idle cycle's lanes every cycle (issue 20). */
 void stats_hist_add(stats_hist *h, uint64_t v)
 {
-    stats_hist_add_n(h, v, 1);
+    unsigned i = hist_find(h, v);
+    if (i < h->n)
+        h->count[i]++;
+    else
+        h->overflow++;
+    h->samples++;
+    h->sum += (double)v;
 }
 
 double stats_hist_mean(const stats_hist *h)
