@@ -655,7 +655,6 @@ void ldst_main(des_actor *self, void *data)
             complete_access(u, rq.id, t);
             u->changed = true;
             u->epoch++;
-        u->epoch++;
         }
         while (u->hcount && u->hits[u->hhead].ready <= c) {
             uint32_t slot = u->hits[u->hhead].inst;
