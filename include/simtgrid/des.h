@@ -168,6 +168,18 @@ des_time des_stop_bound(const des_actor *self);
 des_time des_input_bound_deep(const des_actor *self, des_time from);
 des_time des_port_credit_bound(const des_port *p, des_time from);
 des_time des_stop_bound_deep(const des_actor *self, des_time from);
+/* A block on clock `clk` that runs ahead over the cycles it would be
+ * woken for (the L2 slice, the DRAM channel): after its cycle at t, with
+ * `own` its own next cycle (UINT64_MAX: none), the cycle it may run at
+ * once, or UINT64_MAX (block until woken). Its next cycle is the earlier
+ * of own and its ports' next delivery; it runs it only if that is within
+ * two periods (a farther one costs more in bounds than it saves) and
+ * before the deep stop and input bounds (kept in *stop and *far across
+ * its wake-ups: 0 before the first) and `credit(ctx, nt)`, its output
+ * ports' bound at that cycle's time nt. */
+uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t, uint64_t own,
+                        des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
+                        void *ctx);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

@@ -155,6 +155,25 @@ des_time des_stop_bound_deep(const des_actor *self, des_time from)
     return b;
 }
 
+uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t, uint64_t own,
+                        des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
+                        void *ctx)
+{
+    des_time period = clk->period;
+    uint64_t n = own;
+    des_time due = des_ports_due(self, t);
+    if (due != DES_NEVER)
+        n = MIN(n, des_edge_at_or_after(clk, due) / period);
+    if (n == UINT64_MAX || n * period - t > 2 * period)
+        return UINT64_MAX;
+    des_time nt = n * period;
+    if (nt >= *stop)
+        *stop = MAX(*stop, des_stop_bound_deep(self, nt));
+    if (nt < *stop && nt >= *far)   /* from its next cycle: a later one only raises it */
+        *far = MAX(*far, des_input_bound_deep(self, nt));
+    return nt < *stop && nt < *far && nt < credit(ctx, nt) ? n : UINT64_MAX;
+}
+
 /* Room in a bit set for n bits (the new words zeroed). */
 static void bits_grow(uint64_t **set, unsigned *words, unsigned n)
 {

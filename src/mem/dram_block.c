@@ -178,6 +178,11 @@ static des_time credit_bound(dram_block *d, des_time t)
     return b;
 }
 
+static des_time ahead_credit(void *ctx, des_time nt)
+{
+    return credit_bound(ctx, nt);
+}
+
 static void dram_main(des_actor *self, void *data)
 {
     dram_block *d = data;
@@ -235,18 +240,8 @@ static void dram_main(des_actor *self, void *data)
         last = c;
         ran = true;
         if (ahead) {
-            uint64_t nc = own;
-            des_time due = des_ports_due(self, t);
-            if (due != DES_NEVER)
-                nc = MIN(nc, des_edge_at_or_after(d->clk, due) / period);
-            des_time nt = nc != UINT64_MAX ? nc * period : DES_NEVER;
-            if (nt != DES_NEVER && nt - t > 2 * period)
-                nt = DES_NEVER;   /* a far next cycle: the bounds would cost more than they save */
-            if (nt != DES_NEVER && nt >= stop)
-                stop = MAX(stop, des_stop_bound_deep(self, nt));
-            if (nt != DES_NEVER && nt < stop && nt >= far)   /* from its next cycle: a later one only raises it */
-                far = MAX(far, des_input_bound_deep(self, nt));
-            if (nt != DES_NEVER && nt < stop && nt < far && nt < credit_bound(d, nt)) {
+            uint64_t nc = des_ahead_next(self, d->clk, t, own, &stop, &far, ahead_credit, d);
+            if (nc != UINT64_MAX) {
                 c = nc;
                 t = c * period;
                 goto cycle;

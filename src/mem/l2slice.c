@@ -502,6 +502,11 @@ static des_time credit_bound(l2slice *s, des_time t)
     return b;
 }
 
+static des_time ahead_credit(void *ctx, des_time nt)
+{
+    return credit_bound(ctx, nt);
+}
+
 static void l2_main(des_actor *self, void *data)
 {
     l2slice *s = data;
@@ -571,19 +576,9 @@ static void l2_main(des_actor *self, void *data)
         last = c;
         ran = true;
         if (ahead) {
-            uint64_t n = own;
-            des_time d = des_ports_due(self, t);
-            if (d != DES_NEVER)
-                n = MIN(n, des_edge_at_or_after(s->clk, d) / period);
-            des_time nt = n != UINT64_MAX ? n * period : DES_NEVER;
-            if (nt != DES_NEVER && nt - t > 2 * period)
-                nt = DES_NEVER;   /* a far next cycle: the bounds would cost more than they save */
-            if (nt != DES_NEVER && nt >= stop)
-                stop = MAX(stop, des_stop_bound_deep(self, nt));
-            if (nt != DES_NEVER && nt < stop && nt >= far)   /* from its next cycle: a later one only raises it */
-                far = MAX(far, des_input_bound_deep(self, nt));
-            if (nt != DES_NEVER && nt < stop && nt < far && nt < credit_bound(s, nt)) {
-                c = n;
+            uint64_t nc = des_ahead_next(self, s->clk, t, own, &stop, &far, ahead_credit, s);
+            if (nc != UINT64_MAX) {
+                c = nc;
                 t = c * period;
                 goto cycle;
             }
