@@ -182,9 +182,10 @@ TEST_IN(SUITE, dwf_blackscholes, .timeout = 300)
 
 #ifdef FUNCTIONAL_DWF
 /* The DWF thesis set's HMMer and LU (workloads/papers/dwf/kernels) with
- * main/hmmer.ini's and main/lu.ini's arguments (HMMer's 12 states) and
- * blocks, on 2 CTAs of their 16: each thread's work does not depend on the
- * grid, and 16 CTAs x 9 variants would not fit the time limit. */
+ * main/hmmer.ini's arguments (HMMer's 12 states), on 2 CTAs of 256 where
+ * the main scenarios launch 16 of 768: each thread's work depends on its
+ * thread index only, not on the grid or the CTA size, and the full grid x
+ * 9 variants would not fit the time limit. */
 TEST_IN(SUITE, dwf_hmmer, .timeout = 600)
 {
     check((run_arg){.kernel = "papers/dwf/kernels/hmmer.sasm", .grid = 2, .block = 256, .args = {12}, .nargs = 1});
