@@ -161,8 +161,9 @@ static void send_replies(dram_block *d, des_time t)
  * changed by a pop still to come. Each reply holds a slot until it is
  * sent, and a request delivered by t may take one: at most live plus
  * those requests. */
-static des_time credit_bound(dram_block *d, des_time t)
+static des_time credit_bound(void *ctx, des_time t)
 {
+    dram_block *d = ctx;
     unsigned k = d->live;
     for (unsigned i = 0; i < d->nports; i++)
         k += des_port_next(d->in[i]) <= t ? des_port_count(d->in[i]) : 0;
@@ -176,11 +177,6 @@ static des_time credit_bound(dram_block *d, des_time t)
         b = MIN(b, d->credit_at[i]);
     }
     return b;
-}
-
-static des_time ahead_credit(void *ctx, des_time nt)
-{
-    return credit_bound(ctx, nt);
 }
 
 static void dram_main(des_actor *self, void *data)
@@ -240,7 +236,7 @@ static void dram_main(des_actor *self, void *data)
         last = c;
         ran = true;
         if (ahead) {
-            uint64_t nc = des_ahead_next(self, d->clk, t, own, &stop, &far, ahead_credit, d);
+            uint64_t nc = des_ahead_next(self, d->clk, t, own, &stop, &far, credit_bound, d);
             if (nc != UINT64_MAX) {
                 c = nc;
                 t = c * period;

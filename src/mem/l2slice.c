@@ -484,8 +484,9 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
  * and every requester a fill delivered by t may release (mshr_merge per
  * fill; the ready ring is empty between cycles); the miss queue's head:
  * one per cycle, then room_next asks again. */
-static des_time credit_bound(l2slice *s, des_time t)
+static des_time credit_bound(void *ctx, des_time t)
 {
+    l2slice *s = ctx;
     unsigned merge = cache_get_params(s->c)->mshr_merge;
     unsigned fills = (des_port_next(s->dram_in) <= t) + (s->peer_in && des_port_next(s->peer_in) <= t);
     unsigned k = g_queue_get_length(s->replies) + s->timed->len + fills * (merge ? merge : 1);
@@ -500,11 +501,6 @@ static des_time credit_bound(l2slice *s, des_time t)
         b = MIN(b, s->credit_at[i]);
     }
     return b;
-}
-
-static des_time ahead_credit(void *ctx, des_time nt)
-{
-    return credit_bound(ctx, nt);
 }
 
 static void l2_main(des_actor *self, void *data)
@@ -576,7 +572,7 @@ static void l2_main(des_actor *self, void *data)
         last = c;
         ran = true;
         if (ahead) {
-            uint64_t nc = des_ahead_next(self, s->clk, t, own, &stop, &far, ahead_credit, s);
+            uint64_t nc = des_ahead_next(self, s->clk, t, own, &stop, &far, credit_bound, s);
             if (nc != UINT64_MAX) {
                 c = nc;
                 t = c * period;
