@@ -30,6 +30,7 @@ struct l2slice {
     unsigned index;
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
+    double atomic_forward_same;         /* ... between forwarded ones (l2.atomic_forward_cycles) */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
     bool atomic_forward;    /* a request on the word the unit updated last follows at atomic_same */
     double atomic_last;     /* start of the unit's last op, ... */
@@ -119,6 +120,13 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
     s->atomic_rate = ops_per_cycle;
     s->atomic_same = same_address_cycles;
     s->atomic_forward = forward;
+    s->atomic_forward_same = same_address_cycles;
+}
+
+void l2slice_set_atomic_forward_cycles(l2slice *s, double cycles)
+{
+    if (cycles > 0)
+        s->atomic_forward_same = cycles;
 }
 
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
@@ -259,16 +267,17 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
  * With forwarding, a request whose lanes all hit the word the unit's
  * previous request updated (all its lanes on that word too) takes the
  * previous result instead of a new read at the unit's rate: it starts
- * `atomic_same` after the unit's last op and runs its lanes that far
- * apart. */
+ * `atomic_forward_same` (by default `atomic_same`) after the unit's last
+ * op and runs its lanes that far apart. */
 static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
 {
     double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
     bool one_word = h >= n;
     bool follows = s->atomic_forward && one_word && s->atomic_one_word && s->atomic_line == m->addr &&
                    s->atomic_word == m->hot_word;
-    double start = MAX((double)c, follows ? s->atomic_last + s->atomic_same : s->atomic_free);
-    double span = follows ? (n - 1) * s->atomic_same : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    double fw = s->atomic_forward_same;
+    double start = MAX((double)c, follows ? s->atomic_last + fw : s->atomic_free);
+    double span = follows ? (n - 1) * fw : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
     double last = start + span;
     s->atomic_free = last + 1 / s->atomic_rate;
     s->atomic_last = last;
