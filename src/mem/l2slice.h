@@ -34,6 +34,10 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
  * `same_address_cycles` (0 keeps that; l2.atomic_forward_cycles). Call
  * after l2slice_set_atomic_unit. */
 void l2slice_set_atomic_forward_cycles(l2slice *s, double cycles);
+/* l2.atomic_line_gap: a request not forwarded starts no earlier than
+ * `cycles` after the previous request on its line started; the unit takes
+ * other lines' requests meanwhile (0, the default: no per-line state). */
+void l2slice_set_atomic_line_gap(l2slice *s, double cycles);
 /* L2 cycles a store that writes part of a 32-B segment (mem_pkt.partial)
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */

@@ -1,0 +1,108 @@
+/* The L2 slice's atomic unit with a line gap (l2.atomic_line_gap): a
+ * request not forwarded starts no earlier than the gap after the previous
+ * request on its line started, and the unit serves other lines' requests
+ * meanwhile. Clock 1000 MHz (1 cycle = 1 tick), ports of latency 1, L2 hit
+ * latency 30, atomic latency 4, unit rate R = 1 lane operation per cycle,
+ * same-address spacing S = 1, no forwarding. Two whole-line stores
+ * (write-back: allocated without a fetch) put lines A and B in the slice,
+ * accepted at cycles 1 and 2; then three 2-lane atomics on distinct words
+ * (never forwarded), A1, A2 on line A and B1 on line B, accepted at 3, 4, 5:
+ * each has its data at acceptance + 30 = 33, 34, 35. A request's lanes span
+ * max((n-1)/R, (h-1)*S) = 1 cycle; its reply leaves at ceil(last op) + 4
+ * and reaches the sink one cycle later. */
+#include <criterion/criterion.h>
+
+#include "mem/l2slice.h"
+#include "simtgrid/memport.h"
+
+static des_clock clk[1] = {{"all", 1000000, 0}};
+
+typedef struct sink { des_port *in; unsigned n; des_time at[8]; } sink;
+
+static void sink_main(des_actor *self, void *data)
+{
+    sink *k = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        mem_pkt *m;
+        while ((m = des_port_peek(k->in, now))) {
+            k->at[m->id] = now;
+            k->n++;
+            des_port_pop(k->in, now);
+        }
+        now = des_block(self);
+    }
+}
+
+static void idle_main(des_actor *self, void *data)
+{
+    (void)data;
+    des_block(self);
+}
+
+/* Replies of A1, A2, B1 (ids 2, 3, 4) with line gap `gap`. */
+static void three_atomics(double gap, des_time at[8])
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    static cache_params l2;
+    cache_params_default(&l2, "l2");
+    l2.hit_latency = 30;
+    l2.sector_bytes = 32;
+    l2.write = CACHE_WRITE_BACK;
+    static sink k;
+    k.n = 0;
+    des_actor *src = des_actor_new(e, "xbar", idle_main, NULL);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    des_actor *mem = des_actor_new(e, "dram", idle_main, NULL);
+    l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
+    l2slice_set_atomic_unit(l, 1, 1, false);
+    l2slice_set_atomic_line_gap(l, gap);
+    des_port *in = des_port_new(e, "req", sizeof(mem_pkt), 8, 1, src, l2slice_actor(l));
+    k.in = des_port_new(e, "rep", sizeof(mem_pkt), 8, 1, l2slice_actor(l), ka);
+    l2slice_connect_xbar(l, in, k.in);
+    l2slice_connect_dram(l, des_port_new(e, "down", sizeof(mem_pkt), 8, 1, l2slice_actor(l), mem),
+                         des_port_new(e, "up", sizeof(mem_pkt), 8, 1, mem, l2slice_actor(l)));
+    const uint64_t line[5] = {0x1000, 0x1080, 0x1000, 0x1000, 0x1080};
+    for (uint32_t i = 0; i < 5; i++) {
+        mem_pkt m = {.addr = line[i], .id = i, .sectors = 0x1};
+        if (i < 2)
+            m.op = MEM_STORE, m.bytes = 128, m.sectors = 0xf, m.flags = MEM_NO_REPLY;
+        else
+            m.op = MEM_ATOMIC, m.bytes = 8, m.lanes = 2, m.hot_lanes = 1;
+        cr_assert(des_port_try_send(in, &m, 0));
+    }
+    des_run(e);
+    cr_assert_eq(k.n, 3);
+    for (unsigned i = 0; i < 8; i++)
+        at[i] = k.at[i];
+    l2slice_free(l);
+    des_engine_free(e);
+}
+
+Test(l2_atomic_line, in_order_without_a_gap)
+{
+    /* A1 gets the unit at 33, last op 34, reply 38 (sink 39), the unit
+     * free at 35; A2 at 35, last 36, reply 40 (41), free at 37; B1 at 37,
+     * last 38, reply 42 (43). */
+    des_time at[8];
+    three_atomics(0, at);
+    cr_expect_eq(at[2], 39);
+    cr_expect_eq(at[3], 41);
+    cr_expect_eq(at[4], 43);
+}
+
+Test(l2_atomic_line, a_request_waits_for_its_line_and_others_pass)
+{
+    /* Gap 20: A1 as above (sink 39); line A's next request no earlier than
+     * max(33 + 20, 34 + 1/R) = 53. A2 gets its turn at 35 (the unit free
+     * 1/R after A1's last op) but waits for its line: lanes 53 and 54,
+     * reply 58 (59); the unit is charged from its turn, free at 35 + 1 + 1
+     * = 37. B1, on line B, is not held behind A2: its turn at 37, last op
+     * 38, reply 42 (43), before A2's. */
+    des_time at[8];
+    three_atomics(20, at);
+    cr_expect_eq(at[2], 39);
+    cr_expect_eq(at[3], 59);
+    cr_expect_eq(at[4], 43);
+}
