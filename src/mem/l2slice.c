@@ -40,6 +40,8 @@ struct l2slice {
     double atomic_forward_same;         /* ... between forwarded ones (l2.atomic_forward_cycles) */
     double atomic_line_gap;  /* l2.atomic_line_gap: 0 = the unit in order, no per-line state */
     GHashTable *atomic_lines;   /* line -> atomic_line_state (with a gap) */
+    double atomic_held_rate; /* l2.atomic_held_line_lanes_per_cycle: 0 = off */
+    bool atomic_booked;      /* a request has had the unit (atomic_line is one) */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
     bool atomic_forward;    /* a request on the word the unit updated last follows at atomic_same */
     double atomic_last;     /* start of the unit's last op, ... */
@@ -136,6 +138,11 @@ void l2slice_set_atomic_forward_cycles(l2slice *s, double cycles)
 {
     if (cycles > 0)
         s->atomic_forward_same = cycles;
+}
+
+void l2slice_set_atomic_held_line_rate(l2slice *s, double lanes_per_cycle)
+{
+    s->atomic_held_rate = lanes_per_cycle;
 }
 
 void l2slice_set_atomic_line_gap(l2slice *s, double cycles)
@@ -314,14 +321,17 @@ static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
     bool follows = s->atomic_forward && one_word && s->atomic_one_word && s->atomic_line == m->addr &&
                    s->atomic_word == m->hot_word;
     double fw = s->atomic_forward_same;
+    bool held = s->atomic_held_rate > 0 && !follows && s->atomic_booked && s->atomic_line == m->addr;
+    double op = held ? 1 / s->atomic_held_rate : 1 / s->atomic_rate;
     double turn = MAX((double)c, follows ? s->atomic_last + fw : s->atomic_free);
-    double span = follows ? (n - 1) * fw : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    double span = follows ? (n - 1) * fw : MAX((n - 1) * op, (h - 1) * s->atomic_same);
     atomic_line_state *ln = s->atomic_line_gap > 0 ? atomic_line(s, m->addr) : NULL;
     double start = ln && !follows ? MAX(turn, ln->next) : turn;
     double last = start + span;
-    s->atomic_free = turn + span + 1 / s->atomic_rate;
+    s->atomic_free = turn + span + op;
     if (ln)
-        ln->next = MAX(start + s->atomic_line_gap, last + 1 / s->atomic_rate);
+        ln->next = MAX(start + s->atomic_line_gap, last + op);
+    s->atomic_booked = true;
     s->atomic_last = last;
     s->atomic_line = m->addr;
     s->atomic_word = m->hot_word;

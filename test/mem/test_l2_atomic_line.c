@@ -1,4 +1,4 @@
-/* The L2 slice's atomic unit with a line gap (l2.atomic_line_gap): a
+/* The L2 slice's atomic unit per line: with a line gap (l2.atomic_line_gap) a
  * request not forwarded starts no earlier than the gap after the previous
  * request on its line started, and the unit serves other lines' requests
  * meanwhile. Clock 1000 MHz (1 cycle = 1 tick), ports of latency 1, L2 hit
@@ -9,7 +9,8 @@
  * (never forwarded), A1, A2 on line A and B1 on line B, accepted at 3, 4, 5:
  * each has its data at acceptance + 30 = 33, 34, 35. A request's lanes span
  * max((n-1)/R, (h-1)*S) = 1 cycle; its reply leaves at ceil(last op) + 4
- * and reaches the sink one cycle later. */
+ * and reaches the sink one cycle later. The held-line rate
+ * (l2.atomic_held_line_lanes_per_cycle) is checked at the end. */
 #include <criterion/criterion.h>
 
 #include "mem/l2slice.h"
@@ -40,8 +41,9 @@ static void idle_main(des_actor *self, void *data)
     des_block(self);
 }
 
-/* Replies of A1, A2, B1 (ids 2, 3, 4) with line gap `gap`. */
-static void three_atomics(double gap, des_time at[8])
+/* Replies of A1, A2, B1 (ids 2, 3, 4), each of `lanes` lanes on distinct
+ * words, with line gap `gap` and held-line rate `held`. */
+static void run_atomics(double gap, double held, uint8_t lanes, des_time at[8])
 {
     char *err = NULL;
     des_engine *e = des_engine_new(clk, 1, false, &err);
@@ -58,6 +60,7 @@ static void three_atomics(double gap, des_time at[8])
     l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
     l2slice_set_atomic_unit(l, 1, 1, false);
     l2slice_set_atomic_line_gap(l, gap);
+    l2slice_set_atomic_held_line_rate(l, held);
     des_port *in = des_port_new(e, "req", sizeof(mem_pkt), 8, 1, src, l2slice_actor(l));
     k.in = des_port_new(e, "rep", sizeof(mem_pkt), 8, 1, l2slice_actor(l), ka);
     l2slice_connect_xbar(l, in, k.in);
@@ -69,7 +72,7 @@ static void three_atomics(double gap, des_time at[8])
         if (i < 2)
             m.op = MEM_STORE, m.bytes = 128, m.sectors = 0xf, m.flags = MEM_NO_REPLY;
         else
-            m.op = MEM_ATOMIC, m.bytes = 8, m.lanes = 2, m.hot_lanes = 1;
+            m.op = MEM_ATOMIC, m.bytes = 8, m.lanes = lanes, m.hot_lanes = 1;
         cr_assert(des_port_try_send(in, &m, 0));
     }
     des_run(e);
@@ -78,6 +81,11 @@ static void three_atomics(double gap, des_time at[8])
         at[i] = k.at[i];
     l2slice_free(l);
     des_engine_free(e);
+}
+
+static void three_atomics(double gap, des_time at[8])
+{
+    run_atomics(gap, 0, 2, at);
 }
 
 Test(l2_atomic_line, in_order_without_a_gap)
@@ -105,4 +113,28 @@ Test(l2_atomic_line, a_request_waits_for_its_line_and_others_pass)
     cr_expect_eq(at[2], 39);
     cr_expect_eq(at[3], 59);
     cr_expect_eq(at[4], 43);
+}
+
+/* l2.atomic_held_line_lanes_per_cycle = 4, no gap, 4-lane requests (span
+ * 3/R = 3 cycles at R = 1). Without it: A1 at 33, last op 36, reply 40
+ * (sink 41), unit free at 37; A2 at 37, last 40 (45), free 41; B1 at 41,
+ * last 44 (49). With it A2, on the line A1 left in the unit, runs its lanes
+ * 4 per cycle: at 37, last 37.75, reply 42 (43), free at 37 + 0.75 + 0.25
+ * = 38; B1, another line, at the unit's rate: at 38, last 41 (46). */
+Test(l2_atomic_line, four_lane_requests_in_order)
+{
+    des_time at[8];
+    run_atomics(0, 0, 4, at);
+    cr_expect_eq(at[2], 41);
+    cr_expect_eq(at[3], 45);
+    cr_expect_eq(at[4], 49);
+}
+
+Test(l2_atomic_line, a_request_on_the_held_line_runs_faster)
+{
+    des_time at[8];
+    run_atomics(0, 4, 4, at);
+    cr_expect_eq(at[2], 41);
+    cr_expect_eq(at[3], 43);
+    cr_expect_eq(at[4], 46);
 }
