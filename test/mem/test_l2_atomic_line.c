@@ -11,61 +11,17 @@
  * max((n-1)/R, (h-1)*S) = 1 cycle; its reply leaves at ceil(last op) + 4
  * and reaches the sink one cycle later. The held-line rate
  * (l2.atomic_held_line_lanes_per_cycle) is checked at the end. */
-#include <criterion/criterion.h>
-
-#include "mem/l2slice.h"
-#include "simtgrid/memport.h"
-
-static des_clock clk[1] = {{"all", 1000000, 0}};
-
-typedef struct sink { des_port *in; unsigned n; des_time at[8]; } sink;
-
-static void sink_main(des_actor *self, void *data)
-{
-    sink *k = data;
-    des_time now = des_now(des_actor_engine(self));
-    for (;;) {
-        mem_pkt *m;
-        while ((m = des_port_peek(k->in, now))) {
-            k->at[m->id] = now;
-            k->n++;
-            des_port_pop(k->in, now);
-        }
-        now = des_block(self);
-    }
-}
-
-static void idle_main(des_actor *self, void *data)
-{
-    (void)data;
-    des_block(self);
-}
+#include "l2slice_bench.h"
 
 /* Replies of A1, A2, B1 (ids 2, 3, 4), each of `lanes` lanes on distinct
  * words, with line gap `gap` and held-line rate `held`. */
 static void run_atomics(double gap, double held, uint8_t lanes, des_time at[8])
 {
-    char *err = NULL;
-    des_engine *e = des_engine_new(clk, 1, false, &err);
-    static cache_params l2;
-    cache_params_default(&l2, "l2");
-    l2.hit_latency = 30;
-    l2.sector_bytes = 32;
-    l2.write = CACHE_WRITE_BACK;
-    static sink k;
-    k.n = 0;
-    des_actor *src = des_actor_new(e, "xbar", idle_main, NULL);
-    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    des_actor *mem = des_actor_new(e, "dram", idle_main, NULL);
-    l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
-    l2slice_set_atomic_unit(l, 1, 1, false);
-    l2slice_set_atomic_line_gap(l, gap);
-    l2slice_set_atomic_held_line_rate(l, held);
-    des_port *in = des_port_new(e, "req", sizeof(mem_pkt), 8, 1, src, l2slice_actor(l));
-    k.in = des_port_new(e, "rep", sizeof(mem_pkt), 8, 1, l2slice_actor(l), ka);
-    l2slice_connect_xbar(l, in, k.in);
-    l2slice_connect_dram(l, des_port_new(e, "down", sizeof(mem_pkt), 8, 1, l2slice_actor(l), mem),
-                         des_port_new(e, "up", sizeof(mem_pkt), 8, 1, mem, l2slice_actor(l)));
+    static l2_bench b;
+    l2_bench_init(&b, 30, true);
+    l2slice_set_atomic_unit(b.l, 1, 1, false);
+    l2slice_set_atomic_line_gap(b.l, gap);
+    l2slice_set_atomic_held_line_rate(b.l, held);
     const uint64_t line[5] = {0x1000, 0x1080, 0x1000, 0x1000, 0x1080};
     for (uint32_t i = 0; i < 5; i++) {
         mem_pkt m = {.addr = line[i], .id = i, .sectors = 0x1};
@@ -73,19 +29,24 @@ static void run_atomics(double gap, double held, uint8_t lanes, des_time at[8])
             m.op = MEM_STORE, m.bytes = 128, m.sectors = 0xf, m.flags = MEM_NO_REPLY;
         else
             m.op = MEM_ATOMIC, m.bytes = 8, m.lanes = lanes, m.hot_lanes = 1;
-        cr_assert(des_port_try_send(in, &m, 0));
+        cr_assert(des_port_try_send(b.in, &m, 0));
     }
-    des_run(e);
-    cr_assert_eq(k.n, 3);
+    des_run(b.e);
+    cr_assert_eq(b.k.n, 3);
     for (unsigned i = 0; i < 8; i++)
-        at[i] = k.at[i];
-    l2slice_free(l);
-    des_engine_free(e);
+        at[i] = b.k.at[i];
+    l2slice_free(b.l);
+    des_engine_free(b.e);
 }
 
-static void three_atomics(double gap, des_time at[8])
+/* The sink cycles of A1, A2 and B1 are a1, a2, b1. */
+static void expect_replies(double gap, double held, uint8_t lanes, des_time a1, des_time a2, des_time b1)
 {
-    run_atomics(gap, 0, 2, at);
+    des_time at[8];
+    run_atomics(gap, held, lanes, at);
+    cr_expect_eq(at[2], a1);
+    cr_expect_eq(at[3], a2);
+    cr_expect_eq(at[4], b1);
 }
 
 Test(l2_atomic_line, in_order_without_a_gap)
@@ -93,11 +54,7 @@ Test(l2_atomic_line, in_order_without_a_gap)
     /* A1 gets the unit at 33, last op 34, reply 38 (sink 39), the unit
      * free at 35; A2 at 35, last 36, reply 40 (41), free at 37; B1 at 37,
      * last 38, reply 42 (43). */
-    des_time at[8];
-    three_atomics(0, at);
-    cr_expect_eq(at[2], 39);
-    cr_expect_eq(at[3], 41);
-    cr_expect_eq(at[4], 43);
+    expect_replies(0, 0, 2, 39, 41, 43);
 }
 
 Test(l2_atomic_line, a_request_waits_for_its_line_and_others_pass)
@@ -108,11 +65,7 @@ Test(l2_atomic_line, a_request_waits_for_its_line_and_others_pass)
      * reply 58 (59); the unit is charged from its turn, free at 35 + 1 + 1
      * = 37. B1, on line B, is not held behind A2: its turn at 37, last op
      * 38, reply 42 (43), before A2's. */
-    des_time at[8];
-    three_atomics(20, at);
-    cr_expect_eq(at[2], 39);
-    cr_expect_eq(at[3], 59);
-    cr_expect_eq(at[4], 43);
+    expect_replies(20, 0, 2, 39, 59, 43);
 }
 
 /* l2.atomic_held_line_lanes_per_cycle = 4, no gap, 4-lane requests (span
@@ -123,18 +76,10 @@ Test(l2_atomic_line, a_request_waits_for_its_line_and_others_pass)
  * = 38; B1, another line, at the unit's rate: at 38, last 41 (46). */
 Test(l2_atomic_line, four_lane_requests_in_order)
 {
-    des_time at[8];
-    run_atomics(0, 0, 4, at);
-    cr_expect_eq(at[2], 41);
-    cr_expect_eq(at[3], 45);
-    cr_expect_eq(at[4], 49);
+    expect_replies(0, 0, 4, 41, 45, 49);
 }
 
 Test(l2_atomic_line, a_request_on_the_held_line_runs_faster)
 {
-    des_time at[8];
-    run_atomics(0, 4, 4, at);
-    cr_expect_eq(at[2], 41);
-    cr_expect_eq(at[3], 43);
-    cr_expect_eq(at[4], 46);
+    expect_replies(0, 4, 4, 41, 43, 46);
 }
