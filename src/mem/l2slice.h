@@ -30,6 +30,18 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
  * previous request's lanes all hit starts `same_address_cycles` after the
  * unit's last op and runs its lanes that far apart, whatever the rate. */
 void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles, bool forward);
+/* With forwarding, a forwarded request's ops `cycles` apart instead of
+ * `same_address_cycles` (0 keeps that; l2.atomic_forward_cycles). Call
+ * after l2slice_set_atomic_unit. */
+void l2slice_set_atomic_forward_cycles(l2slice *s, double cycles);
+/* l2.atomic_line_gap: a request not forwarded starts no earlier than
+ * `cycles` after the previous request on its line started; the unit takes
+ * other lines' requests meanwhile (0, the default: no per-line state). */
+void l2slice_set_atomic_line_gap(l2slice *s, double cycles);
+/* l2.atomic_held_line_lanes_per_cycle: a request (not forwarded) on the
+ * line the unit's previous request was on runs its lane operations this
+ * many per cycle instead of ops_per_cycle (0, the default: off). */
+void l2slice_set_atomic_held_line_rate(l2slice *s, double lanes_per_cycle);
 /* L2 cycles a store that writes part of a 32-B segment (mem_pkt.partial)
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */
