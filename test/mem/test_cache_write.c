@@ -320,6 +320,50 @@ Test(cache_write, write_back_remembers_partly_written_segments)
     cache_free(c);
 }
 
+Test(cache_write, lazy_fetch_on_read_of_a_partly_written_sector)
+{
+    /* 32-B sectors, write-back. A store writing part of segment 1 of line
+     * 0x000 leaves sector 1 valid, dirty and partial. A load of sector 1
+     * that may be served from the written bytes hits; one that needs whole
+     * sectors (cache_access.whole) misses, queues one FILL of sector 1 only
+     * (0x2) and takes an MSHR; after the fill the same load hits, and the
+     * line is still dirty: evicting it (0x200, 0x400 in set 0 of 2 ways)
+     * queues its write-back. Sector 2, written whole, hits either way. */
+    cache_params p = small_params(4, 2);
+    p.write = CACHE_WRITE_BACK;
+    p.sector_bytes = 32;
+    cache *c = new_cache(&p);
+    cache_access a = store_of(0x020, 1, 0, 0x2);
+    a.partial32 = 0x2;
+    cr_expect_eq(cache_try_access(c, &a, 1).outcome, CACHE_MISS);
+    a = store_of(0x040, 2, 0, 0x4);
+    cr_expect_eq(cache_try_access(c, &a, 2).outcome, CACHE_HIT);
+    a = load_of(0x020, 3, 0, 0x2);
+    cr_expect_eq(cache_try_access(c, &a, 3).outcome, CACHE_HIT);
+    a = load_of(0x040, 4, 0, 0x4);
+    a.whole = true;
+    cr_expect_eq(cache_try_access(c, &a, 4).outcome, CACHE_HIT);
+    a = load_of(0x020, 5, 0, 0x2);
+    a.whole = true;
+    cr_expect_eq(cache_try_access(c, &a, 5).outcome, CACHE_MISS);
+    cr_expect_eq(cache_mshr_free(c), 3);
+    const cache_req *q = cache_missq_head(c);
+    cr_assert(q);
+    cr_expect_eq(q->kind, CACHE_REQ_FILL);
+    cr_expect_eq(q->sectors, 0x2);
+    cr_expect_eq(cache_missq_len(c), 1);
+    drain_missq(c);
+    cr_expect_eq(fill_and_take(c, 0x000, 6), 1);
+    cr_expect_eq(cache_try_access(c, &a, 7).outcome, CACHE_HIT);
+    bring_in(c, 0x200, 0, 8);
+    cr_expect_eq(do_load(c, 0x400, 6, 0, 10).outcome, CACHE_MISS);
+    bool wb = false;
+    for (; cache_missq_len(c); cache_missq_pop(c))
+        wb |= cache_missq_head(c)->kind == CACHE_REQ_WRITEBACK && cache_missq_head(c)->line == 0x000;
+    cr_expect(wb, "the fetched sector kept the line dirty");
+    cache_free(c);
+}
+
 Test(cache_write, invalidate_clean_keeps_dirty_and_reserved)
 {
     /* A kernel launch's invalidation (l1d.launch_invalidate) in a write-back
