@@ -49,6 +49,7 @@ struct l2slice {
     uint8_t atomic_word;
     bool atomic_one_word;
     unsigned partial_write_cycles;
+    l2_partial_fetch partial_fetch;
     uint64_t port_free;     /* L2 cycle the slice takes its next request (a partial write holds it) */
     cache *c;
     des_port *req_in, *reply_out, *dram_out, *dram_in;
@@ -155,6 +156,11 @@ void l2slice_set_atomic_line_gap(l2slice *s, double cycles)
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
 {
     s->partial_write_cycles = cycles ? cycles : 1;
+}
+
+void l2slice_set_partial_fetch(l2slice *s, l2_partial_fetch mode)
+{
+    s->partial_fetch = mode;
 }
 
 void l2slice_set_home_reserve(l2slice *s, unsigned entries)
@@ -490,6 +496,11 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
      * always find one once the DRAM-bound entries drain (docs/chip.md). */
     if (s->home_reserve && in == s->req_in && m->op == MEM_LOAD && s->home(s->home_ctx, m->addr) != s->index)
         a.mshr_keep = (uint16_t)s->home_reserve;
+    /* A read of partly written sectors: served from the written bytes, or
+     * (lazy fetch-on-read) fetched first, by every load or only by the
+     * other partition's copy fills (a copy holds whole sectors). */
+    a.whole = m->op == MEM_LOAD && (s->partial_fetch == L2_PARTIAL_FETCH_ALL ||
+                                    (s->partial_fetch == L2_PARTIAL_FETCH_COPIES && in == s->peer_req_in));
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);

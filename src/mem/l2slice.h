@@ -46,6 +46,16 @@ void l2slice_set_atomic_held_line_rate(l2slice *s, double lanes_per_cycle);
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles);
+/* Which loads of a sector that stores wrote only in part fetch it from
+ * below first (lazy fetch-on-read) instead of being served from its written
+ * bytes: none (the default), all, or only the other partition's copy fills
+ * (l2.partial_fetch, docs/chip.md). */
+typedef enum l2_partial_fetch {
+    L2_PARTIAL_FETCH_NONE,
+    L2_PARTIAL_FETCH_ALL,
+    L2_PARTIAL_FETCH_COPIES,
+} l2_partial_fetch;
+void l2slice_set_partial_fetch(l2slice *s, l2_partial_fetch mode);
 /* Two L2 partitions: a load of a line homed in the other partition (a copy)
  * that misses and needs a new MSHR entry is refused unless more than
  * `entries` are free; the rest are kept for this slice's own lines, among
