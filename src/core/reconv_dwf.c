@@ -91,7 +91,7 @@ typedef struct dwf_state {
     sm_subwarp sw;           /* the issuing warp */
     GHashTable *ipdoms;      /* program -> bitmap of reconvergence pcs */
     /* statistics */
-    uint64_t lookups, las_conflicts, bank_cycles, pool_full, port_waits;
+    uint64_t lookups, las_conflicts, las_full, las_split, bank_cycles, pool_full, port_waits;
     uint64_t heap_stalls, heap_swaps, heap_spills, issued;
     uint64_t pool_max, heap_max, pcs_max;
     uint64_t last_k, first_k, pool_area, heap_area, pcs_area;
@@ -396,8 +396,13 @@ static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, 
     }
     unsigned old = e->idx, nw = conflict ? pool_new(s, d, key, hw, k) : NONE;
     uint32_t cnf = las ? dwf_las_conflicts(req, e->occ) : 0, newocc = 0;
-    if (las && cnf)
+    if (las && cnf) {   /* which kind: docs/core.md "Dynamic warp formation" */
         d->las_conflicts++;
+        if ((e->occ & full) == full)
+            d->las_full++;
+        else if (cnf != req)
+            d->las_split++;
+    }
     uint32_t freel = full & ~e->occ;
     for (unsigned i = 0; i < n; i++) {
         unsigned l = lane[i], target = old;
@@ -755,6 +760,11 @@ static void dwf_stats(sm *s, stats *st, const char *blk, bool final)
     stats_counter(st, blk, "dwf_lane_conflicts", "groups",
                   "las: thread groups whose lanes conflicted with the LUT warp (a second warp)",
                   &d->las_conflicts);
+    stats_counter(st, blk, "dwf_lane_conflicts_full", "groups",
+                  "las: lane conflicts with a full LUT warp (a new warp under any register file)",
+                  &d->las_full);
+    stats_counter(st, blk, "dwf_lane_conflicts_split", "groups",
+                  "las: lane conflicts where part of the group joined the LUT warp", &d->las_split);
     stats_counter(st, blk, "dwf_bank_conflict_cycles", "cycles",
                   "banks: issue cycles added by register-bank conflicts", &d->bank_cycles);
     stats_counter(st, blk, "dwf_heap_stall_cycles", "cycles", "maj: issue cycles lost to heap rebalancing",

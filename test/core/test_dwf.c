@@ -170,6 +170,55 @@ Test(dwf, swizzling_forms_full_warps_on_even_odd_branch)
     cr_expect_lt(ideal.body_issues, plain.body_issues);
 }
 
+/* The kinds of lane conflict on straight-line code (no branch): 16 warps
+ * of 4 threads, lane-aware, DMaj. Every thread group is a whole warp on
+ * all 4 lanes, so the LUT warp it meets is either gone (issued: a miss) or
+ * holds 4 lanes, all of them the group's: every hit is a conflict with a
+ * full warp (a new warp under any register file) and none is split. The 5
+ * instructions before exit each send 16 groups: 80 lookups. */
+static const char *k_straight =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    add r1, r0, 1\n"             /* 1 */
+    "    add r1, r1, 1\n"             /* 2 */
+    "    shl r2, r0, 2\n"             /* 3 */
+    "    st.global.u32 [r2+@out], r1\n" /* 4 */
+    "    exit\n";
+
+typedef struct straight_out {
+    uint64_t lookups, misses, conflicts, full, split;
+} straight_out;
+
+static void straight_child(void *ctx, void *out)
+{
+    (void)ctx;
+    straight_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_rf=las", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_straight, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i + 2, "out[%u]", i);
+    o->lookups = harness_counter(h, "sm0", "dwf_lut_lookups");
+    o->misses = harness_counter(h, "sm0", "dwf_lut_misses");
+    o->conflicts = harness_counter(h, "sm0", "dwf_lane_conflicts");
+    o->full = harness_counter(h, "sm0", "dwf_lane_conflicts_full");
+    o->split = harness_counter(h, "sm0", "dwf_lane_conflicts_split");
+    harness_free(h);
+}
+
+Test(dwf, lane_conflicts_on_straight_code_are_full_warps)
+{
+    straight_out o;
+    harness_fork(straight_child, NULL, &o, sizeof o);
+    cr_expect_eq(o.lookups, 80u);
+    cr_expect_geq(o.misses, 5u);   /* at least the first group at each pc */
+    cr_expect_eq(o.conflicts, o.lookups - o.misses);
+    cr_expect_eq(o.full, o.conflicts);
+    cr_expect_eq(o.split, 0u);
+}
+
 /* DWF needs the barrel discipline and one warp pool (one scheduler). */
 Test(dwf, bad_configurations)
 {
