@@ -42,6 +42,9 @@ enum { DWF_POL_MAJ, DWF_POL_MIN, DWF_POL_TIME, DWF_POL_PC, DWF_POL_PDPRI };
 enum { DWF_RF_LAS, DWF_RF_IDEAL, DWF_RF_BANKS };
 /* DPdPri's post-dominators (core.dwf_pdpri_count): of conditional branches, of every branch. */
 enum { DWF_PD_COND, DWF_PD_ANY };
+/* Where a lane-aware group's conflicting threads go (core.dwf_las_merge):
+ * a new warp (the thesis), or first the pc's older pool warps. */
+enum { DWF_MERGE_LUT, DWF_MERGE_ANY };
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 /* Two-level: the group that becomes top, the next in order or the one fetched from. */
 typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
@@ -92,6 +95,7 @@ typedef struct core_params {
     unsigned dwf_policy;           /* DWF_POL_* */
     unsigned dwf_rf;               /* DWF_RF_* */
     unsigned dwf_pdpri_count;      /* DWF_PD_* */
+    unsigned dwf_las_merge;        /* DWF_MERGE_* */
     bool dwf_swizzle;
     unsigned dwf_pool_entries;     /* 0 = infinite */
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;

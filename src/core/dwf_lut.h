@@ -40,4 +40,22 @@ void dwf_lut_invalidate(dwf_lut *l, uint64_t key, unsigned idx);
  * CNF = req & occ goes to a new warp, the rest joins the LUT warp. */
 static inline uint32_t dwf_las_conflicts(uint32_t req, uint32_t occ) { return req & occ; }
 
+/* Where a lane-aware group on lanes `req` goes among the n >= 1 pool warps
+ * of its pc holding occ[0..n-1], oldest first, the LUT's warp last:
+ * take[i] gets the lanes joining warp i, and the lanes returned start a
+ * new warp. The thesis's rule (any = false, n = 1): the lanes free in the
+ * LUT's warp join it, CNF starts the new warp. any = true (its "more
+ * aggressive approach", not evaluated): CNF first takes the older warps'
+ * free lanes, oldest first. */
+static inline uint32_t dwf_las_place(uint32_t req, const uint32_t *occ, unsigned n, bool any, uint32_t *take)
+{
+    uint32_t left = dwf_las_conflicts(req, occ[n - 1]);
+    take[n - 1] = req & ~left;
+    for (unsigned i = 0; i + 1 < n; i++) {
+        take[i] = any ? left & ~occ[i] : 0;
+        left &= ~take[i];
+    }
+    return left;
+}
+
 #endif

@@ -58,6 +58,7 @@ typedef struct dwf_state {
     uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
     uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
     uint64_t *seq, *key;
+    uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes joining */
     uint64_t nseq;
     /* per thread (hw * ws + original lane) */
     uint8_t *home;
@@ -91,7 +92,7 @@ typedef struct dwf_state {
     sm_subwarp sw;           /* the issuing warp */
     GHashTable *ipdoms;      /* program -> bitmap of reconvergence pcs */
     /* statistics */
-    uint64_t lookups, las_conflicts, bank_cycles, pool_full, port_waits;
+    uint64_t lookups, las_conflicts, las_full, las_split, bank_cycles, pool_full, port_waits;
     uint64_t heap_stalls, heap_swaps, heap_spills, issued;
     uint64_t pool_max, heap_max, pcs_max;
     uint64_t last_k, first_k, pool_area, heap_area, pcs_area;
@@ -118,6 +119,9 @@ static void *dwf_create(sm *s)
     d->pdmin = g_new0(uint32_t, n);
     d->seq = g_new0(uint64_t, n);
     d->key = g_new0(uint64_t, n);
+    d->pw = g_new0(uint32_t, n);
+    d->pocc = g_new0(uint32_t, n);
+    d->ptake = g_new0(uint32_t, n);
     d->home = g_new0(uint8_t, nt);
     d->pd = g_new0(uint32_t, nt);
     d->npc = g_new0(uint32_t, nt);
@@ -161,6 +165,9 @@ static void dwf_destroy(void *state)
     g_free(d->pdmin);
     g_free(d->seq);
     g_free(d->key);
+    g_free(d->pw);
+    g_free(d->pocc);
+    g_free(d->ptake);
     g_free(d->home);
     g_free(d->pd);
     g_free(d->npc);
@@ -366,6 +373,21 @@ static void pool_issue(dwf_state *d, unsigned e)
 
 /* ---- write-back: a thread group into the pool ([T] 4.2) ------------------- */
 
+/* core.dwf_las_merge = any: the pool warps of LUT warp e's pc into pw[] and
+ * their lanes into pocc[], oldest first, e last; returns how many. */
+static unsigned older_warps(dwf_state *d, unsigned e)
+{
+    unsigned n = 0;
+    for (uint32_t w = d->g[d->grp[e]].head; w != NONE; w = d->gnext[w])
+        if (w != e) {
+            d->pw[n] = w;
+            d->pocc[n++] = d->mask[w];
+        }
+    d->pw[n] = e;
+    d->pocc[n] = d->mask[e];
+    return n + 1;
+}
+
 /* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
  * when the pool lacks the entries it would need. */
 static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
@@ -381,8 +403,16 @@ static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, 
     }
     d->lookups++;
     dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
-    uint32_t occ = e ? e->occ : 0;
-    bool conflict = las ? (req & occ) != 0 : (unsigned)sg_popcount32(full & ~occ) < n;
+    uint32_t occ = e ? e->occ : 0, left = 0, cnf = las ? dwf_las_conflicts(req, occ) : 0;
+    unsigned np = 1;   /* las: the pc's pool warps placement considers, the LUT's last */
+    if (las) {
+        d->pw[0] = e ? e->idx : NONE;
+        d->pocc[0] = occ;
+        if (cnf && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl)
+            np = older_warps(d, e->idx);
+        left = dwf_las_place(req, d->pocc, np, np > 1, d->ptake);
+    }
+    bool conflict = las ? left != 0 : (unsigned)sg_popcount32(full & ~occ) < n;
     unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
     if (d->npool + need > d->pool_limit) {
         d->lookups--;   /* retried: counted when it succeeds */
@@ -395,15 +425,26 @@ static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, 
         e = dwf_lut_insert(&d->lut, key, pool_new(s, d, key, hw, k));
     }
     unsigned old = e->idx, nw = conflict ? pool_new(s, d, key, hw, k) : NONE;
-    uint32_t cnf = las ? dwf_las_conflicts(req, e->occ) : 0, newocc = 0;
-    if (las && cnf)
+    uint32_t newocc = 0;
+    if (las && cnf) {   /* which kind: docs/core.md "Dynamic warp formation" */
         d->las_conflicts++;
+        if ((e->occ & full) == full)
+            d->las_full++;
+        else if (cnf != req)
+            d->las_split++;
+    }
     uint32_t freel = full & ~e->occ;
     for (unsigned i = 0; i < n; i++) {
         unsigned l = lane[i], target = old;
         if (las) {
-            if (cnf >> l & 1)
+            if (left >> l & 1)
                 target = nw, newocc |= UINT32_C(1) << l;
+            else if (cnf >> l & 1)   /* core.dwf_las_merge = any: an older warp's free lane */
+                for (unsigned j = 0; j + 1 < np; j++)
+                    if (d->ptake[j] >> l & 1) {
+                        target = d->pw[j];
+                        break;
+                    }
         } else if (freel) {   /* ideal placement: the lowest free lane */
             l = (unsigned)__builtin_ctz(freel);
             freel &= freel - 1;
@@ -755,6 +796,11 @@ static void dwf_stats(sm *s, stats *st, const char *blk, bool final)
     stats_counter(st, blk, "dwf_lane_conflicts", "groups",
                   "las: thread groups whose lanes conflicted with the LUT warp (a second warp)",
                   &d->las_conflicts);
+    stats_counter(st, blk, "dwf_lane_conflicts_full", "groups",
+                  "las: lane conflicts with a full LUT warp (a new warp under any register file)",
+                  &d->las_full);
+    stats_counter(st, blk, "dwf_lane_conflicts_split", "groups",
+                  "las: lane conflicts where part of the group joined the LUT warp", &d->las_split);
     stats_counter(st, blk, "dwf_bank_conflict_cycles", "cycles",
                   "banks: issue cycles added by register-bank conflicts", &d->bank_cycles);
     stats_counter(st, blk, "dwf_heap_stall_cycles", "cycles", "maj: issue cycles lost to heap rebalancing",

@@ -244,7 +244,13 @@ static void build_partitions(gpu_hier *h, gpu *g)
             l2slice_set_atomic_unit(l, cfg_float(g->cfg, "l2.atomic_ops_per_cycle"),
                                     cfg_float(g->cfg, "l2.atomic_same_address_cycles"),
                                     cfg_bool(g->cfg, "l2.atomic_forward"));
+            l2slice_set_atomic_forward_cycles(l, cfg_float(g->cfg, "l2.atomic_forward_cycles"));
+            l2slice_set_atomic_line_gap(l, cfg_float(g->cfg, "l2.atomic_line_gap"));
+            l2slice_set_atomic_held_line_rate(l, cfg_float(g->cfg, "l2.atomic_held_line_lanes_per_cycle"));
             l2slice_set_partial_write_cycles(l, (unsigned)cfg_int(g->cfg, "l2.partial_write_cycles"));
+            l2slice_set_partial_fetch(l, cfg_is(g->cfg, "l2.partial_fetch", "all")      ? L2_PARTIAL_FETCH_ALL
+                                         : cfg_is(g->cfg, "l2.partial_fetch", "copies") ? L2_PARTIAL_FETCH_COPIES
+                                                                                         : L2_PARTIAL_FETCH_NONE);
             h->l2[sl] = l;
             l2slice_connect_xbar(l, gpu_link_xbar_out(h->req, sl, l2slice_actor(l), &h->rq, icnt),
                                  gpu_link_xbar_in(h->rep, sl, l2slice_actor(l), &h->rp, icnt));

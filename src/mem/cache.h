@@ -131,6 +131,9 @@ typedef struct cache_access {
                             * (coalesce_partial32) */
     uint16_t mshr_keep;    /* a miss needing a new MSHR entry fails (MSHR_FULL) unless
                             * more than this many are free: entries kept for others */
+    bool whole;            /* a load that needs whole sectors: a sector holding partly
+                            * written 32-B segments is fetched first (its written bytes
+                            * kept), lazy fetch-on-read; false: served from them */
 } cache_access;
 
 typedef struct cache_result {

@@ -97,6 +97,8 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
     int way = cache_lookup(c, r.set, line);
     size_t li = way >= 0 ? cache_line_index(c, r.set, (unsigned)way) : 0;
     uint32_t have = way >= 0 ? c->valid[li] : 0;
+    if (a->whole && way >= 0 && c->partial[li])   /* only some bytes of these: fetch the rest */
+        have &= ~sector_mask_regroup(c->partial[li], 32, c->p.sector_bytes, c->p.line_bytes);
     if (way >= 0 && !(want & ~have)) {
         replace_hit(c->repl, r.set, (unsigned)way);
         c->st.accesses++;

@@ -14,6 +14,13 @@ typedef struct l2_req {
     int next_free;
 } l2_req;
 
+/* A line's atomic state: the earliest L2 cycle the next request on it that
+ * is not forwarded may start its lanes (l2.atomic_line_gap). */
+typedef struct atomic_line_state {
+    uint64_t line;      /* the key */
+    double next;
+} atomic_line_state;
+
 typedef struct l2_ev {
     uint64_t ready;
     uint32_t slot;
@@ -30,6 +37,11 @@ struct l2slice {
     unsigned index;
     unsigned atomic_latency;
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
+    double atomic_forward_same;         /* ... between forwarded ones (l2.atomic_forward_cycles) */
+    double atomic_line_gap;  /* l2.atomic_line_gap: 0 = the unit in order, no per-line state */
+    GHashTable *atomic_lines;   /* line -> atomic_line_state (with a gap) */
+    double atomic_held_rate; /* l2.atomic_held_line_lanes_per_cycle: 0 = off */
+    bool atomic_booked;      /* a request has had the unit (atomic_line is one) */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
     bool atomic_forward;    /* a request on the word the unit updated last follows at atomic_same */
     double atomic_last;     /* start of the unit's last op, ... */
@@ -37,6 +49,7 @@ struct l2slice {
     uint8_t atomic_word;
     bool atomic_one_word;
     unsigned partial_write_cycles;
+    l2_partial_fetch partial_fetch;
     uint64_t port_free;     /* L2 cycle the slice takes its next request (a partial write holds it) */
     cache *c;
     des_port *req_in, *reply_out, *dram_out, *dram_in;
@@ -119,11 +132,35 @@ void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_addre
     s->atomic_rate = ops_per_cycle;
     s->atomic_same = same_address_cycles;
     s->atomic_forward = forward;
+    s->atomic_forward_same = same_address_cycles;
+}
+
+void l2slice_set_atomic_forward_cycles(l2slice *s, double cycles)
+{
+    if (cycles > 0)
+        s->atomic_forward_same = cycles;
+}
+
+void l2slice_set_atomic_held_line_rate(l2slice *s, double lanes_per_cycle)
+{
+    s->atomic_held_rate = lanes_per_cycle;
+}
+
+void l2slice_set_atomic_line_gap(l2slice *s, double cycles)
+{
+    s->atomic_line_gap = cycles;
+    if (cycles > 0 && !s->atomic_lines)
+        s->atomic_lines = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
 }
 
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
 {
     s->partial_write_cycles = cycles ? cycles : 1;
+}
+
+void l2slice_set_partial_fetch(l2slice *s, l2_partial_fetch mode)
+{
+    s->partial_fetch = mode;
 }
 
 void l2slice_set_home_reserve(l2slice *s, unsigned entries)
@@ -181,6 +218,8 @@ void l2slice_free(l2slice *s)
     g_array_free(s->reqs, TRUE);
     g_array_free(s->timed, TRUE);
     g_queue_free(s->replies);
+    if (s->atomic_lines)
+        g_hash_table_destroy(s->atomic_lines);
     g_free(s->name);
     g_free(s);
 }
@@ -259,18 +298,46 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
  * With forwarding, a request whose lanes all hit the word the unit's
  * previous request updated (all its lanes on that word too) takes the
  * previous result instead of a new read at the unit's rate: it starts
- * `atomic_same` after the unit's last op and runs its lanes that far
- * apart. */
+ * `atomic_forward_same` (by default `atomic_same`) after the unit's last
+ * op and runs its lanes that far apart.
+ * With a line gap, a request that is not forwarded also starts no earlier
+ * than `atomic_line_gap` after the previous request on its line started
+ * (nor before that one's last op plus 1/rate): the line's read-modify-
+ * write turnaround, which overlaps a request's own lane chain. The unit
+ * is booked at its turn, not at the line's: while a request waits for its
+ * line, the unit serves the requests behind it on other lines (the unit's
+ * time is the request's span plus 1/rate from its turn). A forwarded
+ * request keeps the value in the unit and does not wait for the line. */
+static atomic_line_state *atomic_line(l2slice *s, uint64_t line)
+{
+    atomic_line_state *a = g_hash_table_lookup(s->atomic_lines, &line);
+    if (!a) {
+        a = g_new(atomic_line_state, 1);
+        a->line = line;
+        a->next = 0;
+        g_hash_table_insert(s->atomic_lines, &a->line, a);
+    }
+    return a;
+}
+
 static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
 {
     double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
     bool one_word = h >= n;
     bool follows = s->atomic_forward && one_word && s->atomic_one_word && s->atomic_line == m->addr &&
                    s->atomic_word == m->hot_word;
-    double start = MAX((double)c, follows ? s->atomic_last + s->atomic_same : s->atomic_free);
-    double span = follows ? (n - 1) * s->atomic_same : MAX((n - 1) / s->atomic_rate, (h - 1) * s->atomic_same);
+    double fw = s->atomic_forward_same;
+    bool held = s->atomic_held_rate > 0 && !follows && s->atomic_booked && s->atomic_line == m->addr;
+    double op = held ? 1 / s->atomic_held_rate : 1 / s->atomic_rate;
+    double turn = MAX((double)c, follows ? s->atomic_last + fw : s->atomic_free);
+    double span = follows ? (n - 1) * fw : MAX((n - 1) * op, (h - 1) * s->atomic_same);
+    atomic_line_state *ln = s->atomic_line_gap > 0 ? atomic_line(s, m->addr) : NULL;
+    double start = ln && !follows ? MAX(turn, ln->next) : turn;
     double last = start + span;
-    s->atomic_free = last + 1 / s->atomic_rate;
+    s->atomic_free = turn + span + op;
+    if (ln)
+        ln->next = MAX(start + s->atomic_line_gap, last + op);
+    s->atomic_booked = true;
     s->atomic_last = last;
     s->atomic_line = m->addr;
     s->atomic_word = m->hot_word;
@@ -429,6 +496,11 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
      * always find one once the DRAM-bound entries drain (docs/chip.md). */
     if (s->home_reserve && in == s->req_in && m->op == MEM_LOAD && s->home(s->home_ctx, m->addr) != s->index)
         a.mshr_keep = (uint16_t)s->home_reserve;
+    /* A read of partly written sectors: served from the written bytes, or
+     * (lazy fetch-on-read) fetched first, by every load or only by the
+     * other partition's copy fills (a copy holds whole sectors). */
+    a.whole = m->op == MEM_LOAD && (s->partial_fetch == L2_PARTIAL_FETCH_ALL ||
+                                    (s->partial_fetch == L2_PARTIAL_FETCH_COPIES && in == s->peer_req_in));
     uint32_t slot = 0;
     if (!store || ack) {
         slot = slot_get(s, m);

@@ -30,10 +30,32 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
  * previous request's lanes all hit starts `same_address_cycles` after the
  * unit's last op and runs its lanes that far apart, whatever the rate. */
 void l2slice_set_atomic_unit(l2slice *s, double ops_per_cycle, double same_address_cycles, bool forward);
+/* With forwarding, a forwarded request's ops `cycles` apart instead of
+ * `same_address_cycles` (0 keeps that; l2.atomic_forward_cycles). Call
+ * after l2slice_set_atomic_unit. */
+void l2slice_set_atomic_forward_cycles(l2slice *s, double cycles);
+/* l2.atomic_line_gap: a request not forwarded starts no earlier than
+ * `cycles` after the previous request on its line started; the unit takes
+ * other lines' requests meanwhile (0, the default: no per-line state). */
+void l2slice_set_atomic_line_gap(l2slice *s, double cycles);
+/* l2.atomic_held_line_lanes_per_cycle: a request (not forwarded) on the
+ * line the unit's previous request was on runs its lane operations this
+ * many per cycle instead of ops_per_cycle (0, the default: off). */
+void l2slice_set_atomic_held_line_rate(l2slice *s, double lanes_per_cycle);
 /* L2 cycles a store that writes part of a 32-B segment (mem_pkt.partial)
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles);
+/* Which loads of a sector that stores wrote only in part fetch it from
+ * below first (lazy fetch-on-read) instead of being served from its written
+ * bytes: none (the default), all, or only the other partition's copy fills
+ * (l2.partial_fetch, docs/chip.md). */
+typedef enum l2_partial_fetch {
+    L2_PARTIAL_FETCH_NONE,
+    L2_PARTIAL_FETCH_ALL,
+    L2_PARTIAL_FETCH_COPIES,
+} l2_partial_fetch;
+void l2slice_set_partial_fetch(l2slice *s, l2_partial_fetch mode);
 /* Two L2 partitions: a load of a line homed in the other partition (a copy)
  * that misses and needs a new MSHR entry is refused unless more than
  * `entries` are free; the rest are kept for this slice's own lines, among

@@ -28,6 +28,52 @@ Test(dwf, las_example)
     dwf_lut_free(&l);
 }
 
+/* Where the conflicting threads go (core.dwf_las_merge), 4 lanes, groups
+ * 0011, 0110, 1000, 1000 at one pc, worked by hand. The thesis's rule
+ * (sec. 4.2: a new warp, the LUT follows it, the old warp is never updated
+ * again): 0011 starts w0; 0110 meets 0011, CNF 0010: lane 2 joins w0
+ * (0111), lane 1 starts w1 (the LUT's); 1000 joins w1 (1010); the second
+ * 1000 conflicts with w1 and starts w2 although w0's lane 3 is free:
+ * w0 0111, w1 1010, w2 1000, three warps for 6 threads. any (the thesis's
+ * "more aggressive approach"): the last 1000 fills w0's lane 3 instead:
+ * w0 1111, w1 1010, two warps. */
+static unsigned place_trace(bool any, uint32_t *w)
+{
+    static const uint32_t groups[] = {0x3, 0x6, 0x8, 0x8};
+    unsigned nw = 0;
+    for (unsigned g = 0; g < 4; g++) {
+        uint32_t take[8], left;
+        if (!nw) {
+            w[nw++] = groups[g];
+            continue;
+        }
+        /* rule: the older warps are w[0..nw-2], the LUT's is w[nw-1] */
+        left = any ? dwf_las_place(groups[g], w, nw, true, take)
+                   : dwf_las_place(groups[g], &w[nw - 1], 1, false, take);
+        if (any)
+            for (unsigned i = 0; i < nw; i++)
+                w[i] |= take[i];
+        else
+            w[nw - 1] |= take[0];
+        if (left)
+            w[nw++] = left;
+    }
+    return nw;
+}
+
+Test(dwf, las_conflicts_start_a_new_warp_or_fill_older_ones)
+{
+    uint32_t w[8] = {0};
+    cr_expect_eq(place_trace(false, w), 3u);
+    cr_expect_eq(w[0], 0x7u);
+    cr_expect_eq(w[1], 0xAu);
+    cr_expect_eq(w[2], 0x8u);
+    memset(w, 0, sizeof w);
+    cr_expect_eq(place_trace(true, w), 2u);
+    cr_expect_eq(w[0], 0xFu);
+    cr_expect_eq(w[1], 0xAu);
+}
+
 /* 2 sets x 2 ways (set = pc mod 2): pcs 0, 2, 4 share set 0. After 0, 2
  * and a hit on 0, inserting 4 evicts 2 (least recently used); 2 then
  * misses, 0 and 4 hit; an issued warp's entry is dropped. */
@@ -120,7 +166,7 @@ static void parity_child(void *ctx, void *out)
     const char *const *opt = ctx;
     parity_out *o = out;
     const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
-                          "core.max_threads=64", "core.dwf_policy=time", opt[0], opt[1], NULL};
+                          "core.max_threads=64", "core.dwf_policy=time", opt[0], opt[1], opt[2], NULL};
     harness *h = harness_new(sets);
     harness_launch(h, k_parity, 1, 64, NULL, 0, 0, -1);
     cr_assert(harness_run(h, 100000));
@@ -140,9 +186,15 @@ static void parity_child(void *ctx, void *out)
     harness_free(h);
 }
 
+static void run_parity3(const char *rf, const char *swizzle, const char *more, parity_out *o)
+{
+    const char *opt[3] = {rf, swizzle, more};
+    harness_fork(parity_child, (void *)opt, o, sizeof *o);
+}
+
 static void run_parity(const char *rf, const char *swizzle, parity_out *o)
 {
-    const char *opt[2] = {rf, swizzle};
+    const char *opt[3] = {rf, swizzle, NULL};
     harness_fork(parity_child, (void *)opt, o, sizeof *o);
 }
 
@@ -165,9 +217,65 @@ Test(dwf, swizzling_forms_full_warps_on_even_odd_branch)
     cr_expect_eq(swz.most, 4u);
     cr_expect_gt(swz.warps_of_4, 0u);
     cr_expect_lt(swz.body_issues, plain.body_issues);
+    /* filling older warps (core.dwf_las_merge = any) cannot beat the home
+     * lanes: every even group holds lanes 0 and 2, so no older warp has
+     * them free and the bodies issue as without it */
+    parity_out merge;
+    run_parity3("core.dwf_rf=las", "core.dwf_swizzle=false", "core.dwf_las_merge=any", &merge);
+    cr_expect_eq(merge.most, 2u);
+    cr_expect_eq(merge.body_issues, 8u * 16u);
     /* any lane (ideal register file): full warps without swizzling */
     cr_expect_eq(ideal.most, 4u);
     cr_expect_lt(ideal.body_issues, plain.body_issues);
+}
+
+/* The kinds of lane conflict on straight-line code (no branch): 16 warps
+ * of 4 threads, lane-aware, DMaj. Every thread group is a whole warp on
+ * all 4 lanes, so the LUT warp it meets is either gone (issued: a miss) or
+ * holds 4 lanes, all of them the group's: every hit is a conflict with a
+ * full warp (a new warp under any register file) and none is split. The 5
+ * instructions before exit each send 16 groups: 80 lookups. */
+static const char *k_straight =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    add r1, r0, 1\n"             /* 1 */
+    "    add r1, r1, 1\n"             /* 2 */
+    "    shl r2, r0, 2\n"             /* 3 */
+    "    st.global.u32 [r2+@out], r1\n" /* 4 */
+    "    exit\n";
+
+typedef struct straight_out {
+    uint64_t lookups, misses, conflicts, full, split;
+} straight_out;
+
+static void straight_child(void *ctx, void *out)
+{
+    (void)ctx;
+    straight_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_rf=las", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_straight, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i + 2, "out[%u]", i);
+    o->lookups = harness_counter(h, "sm0", "dwf_lut_lookups");
+    o->misses = harness_counter(h, "sm0", "dwf_lut_misses");
+    o->conflicts = harness_counter(h, "sm0", "dwf_lane_conflicts");
+    o->full = harness_counter(h, "sm0", "dwf_lane_conflicts_full");
+    o->split = harness_counter(h, "sm0", "dwf_lane_conflicts_split");
+    harness_free(h);
+}
+
+Test(dwf, lane_conflicts_on_straight_code_are_full_warps)
+{
+    straight_out o;
+    harness_fork(straight_child, NULL, &o, sizeof o);
+    cr_expect_eq(o.lookups, 80u);
+    cr_expect_geq(o.misses, 5u);   /* at least the first group at each pc */
+    cr_expect_eq(o.conflicts, o.lookups - o.misses);
+    cr_expect_eq(o.full, o.conflicts);
+    cr_expect_eq(o.split, 0u);
 }
 
 /* DWF needs the barrel discipline and one warp pool (one scheduler). */

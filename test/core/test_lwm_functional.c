@@ -100,7 +100,8 @@ static const char *const variants[][5] = {
 #else
 
 /* Dynamic warp formation: the thesis's configuration (DMaj, lane-aware,
- * swizzled, limited heap), each other issue policy, the ideal and the
+ * swizzled, limited heap), each other issue policy (DTime with conflicting
+ * threads filling older warps, core.dwf_las_merge = any), the ideal and the
  * bank-conflict register files with the infinite heap and no swizzling,
  * and tiny structures that make every overflow path run: a 4-warp pool, a
  * 4-entry 2-way LUT with one lookup per scheduler cycle, a 1-entry heap;
@@ -108,7 +109,7 @@ static const char *const variants[][5] = {
 static const char *const dwf_variants[][11] = {
     {"core.reconv=dwf", NULL},
     {"core.reconv=dwf", "core.dwf_policy=min", NULL},
-    {"core.reconv=dwf", "core.dwf_policy=time", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=time", "core.dwf_las_merge=any", NULL},
     {"core.reconv=dwf", "core.dwf_policy=pc", NULL},
     {"core.reconv=dwf", "core.dwf_policy=pdpri", NULL},
     {"core.reconv=dwf", "core.dwf_rf=ideal", "core.dwf_heap=infinite", "core.dwf_swizzle=false",

@@ -29,8 +29,8 @@ typedef struct atomic_result {
  * with the overrides l2.atomic_ops_per_cycle = `rate`,
  * l2.atomic_same_address_cycles = `same` and l1d.atomic_lanes_per_cycle =
  * `l1` (NULL: the default), and l2.atomic_forward = true when `forward`. */
-static atomic_result run_atomic_at(unsigned threads, unsigned mask, const char *rate, const char *same,
-                                   const char *l1, bool forward)
+static atomic_result run_atomic_ex(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1, bool forward, const char *extra)
 {
     char *k = g_strdup_printf(".kernel at\n.data a u32[64] = zero\n    mov r1, %%tid.x\n"
                               "    and r1, r1, %u\n    shl r2, r1, 2\n"
@@ -40,8 +40,10 @@ static atomic_result run_atomic_at(unsigned threads, unsigned mask, const char *
     char *r = rate ? g_strdup_printf("l2.atomic_ops_per_cycle=%s", rate) : NULL;
     char *s = same ? g_strdup_printf("l2.atomic_same_address_cycles=%s", same) : NULL;
     char *l = l1 ? g_strdup_printf("l1d.atomic_lanes_per_cycle=%s", l1) : NULL;
-    char *sets[5] = {NULL, NULL, NULL, NULL, NULL};
+    char *sets[6] = {NULL, NULL, NULL, NULL, NULL, NULL};
     unsigned n = 0;
+    if (extra)
+        sets[n++] = (char *)extra;
     if (forward)
         sets[n++] = "l2.atomic_forward=true";
     if (r)
@@ -66,6 +68,12 @@ static atomic_result run_atomic_at(unsigned threads, unsigned mask, const char *
     g_free(s);
     g_free(l);
     return a;
+}
+
+static atomic_result run_atomic_at(unsigned threads, unsigned mask, const char *rate, const char *same,
+                                   const char *l1, bool forward)
+{
+    return run_atomic_ex(threads, mask, rate, same, l1, forward, NULL);
 }
 
 static atomic_result run_atomic_l1(unsigned threads, unsigned mask, const char *rate, const char *same,
@@ -203,4 +211,26 @@ Test(chip_atomic, forwarding_leaves_two_words_alone)
 {
     atomic_result d = run_atomic_at(32, 1, "1", "3", NULL, true);
     cr_expect_float_eq(d.l2_latency, 201, 1e-9, "%g", d.l2_latency);
+}
+
+/* l2.atomic_forward_cycles = F: a forwarded request's lanes F apart, and F
+ * after the previous request's last op, while a chain read afresh keeps S.
+ * Two warps on one word (as a_request_on_the_last_word_is_forwarded), R =
+ * 0.5, S = 3, F = 1.5. Warp 0's request, not forwarded: last op at 158 +
+ * max(31/R = 62, 31 * 3 = 93) = 251, reply 255: 249 cycles after
+ * acceptance at 6. Warp 1's, forwarded: starts at 251 + 1.5 = 252.5, last
+ * at 252.5 + 31 * 1.5 = 299, reply 303: 295 after acceptance at 8. Mean
+ * (249 + 295) / 2 = 272. With F = 0 (the default) a forwarded request
+ * keeps S: starts at 254, last at 347, reply 351: 343, mean 296. */
+Test(chip_atomic, forward_cycles_space_a_forwarded_chain)
+{
+    atomic_result a = run_atomic_ex(64, 0, "0.5", "3", NULL, true, "l2.atomic_forward_cycles=1.5");
+    cr_expect_eq(a.requests, 2);
+    cr_expect_float_eq(a.l2_latency, 272, 1e-9, "%g", a.l2_latency);
+}
+
+Test(chip_atomic, forward_cycles_default_to_the_same_address_spacing)
+{
+    atomic_result a = run_atomic_ex(64, 0, "0.5", "3", NULL, true, NULL);
+    cr_expect_float_eq(a.l2_latency, 296, 1e-9, "%g", a.l2_latency);
 }

@@ -132,6 +132,45 @@ Test(chip_l2_partitions, stores_go_home)
     chip_run_free(&cr);
 }
 
+/* Launch k (mode 0) stores 4 B to D (far-homed for SM 0: l2s1) and to A
+ * (near-homed: l2s0), a part of one 32-B sector each: the home slices
+ * allocate the lines without fetching (write-back). Launch k2 (mode 1,
+ * after it) loads D then A, dependent. */
+static const char PARTIAL_KERNEL[] = ".kernel k\n.param mode\n.data a u32[65536] = zero\n"
+                                     "    param r3, mode\n    mov r1, 0\n"
+                                     "    setp.ne.u64 p0, r3, 0\n    @p0 bra loads\n"
+                                     "    mov r2, 256\n    st.global.u32 [r2+@a], r1\n"
+                                     "    st.global.u32 [r1+@a], r1\n    exit\n"
+                                     "loads:\n    add r2, r1, 256\n    ld.global.u32 r1, [r2+@a]\n"
+                                     "    add r2, r1, 0\n    ld.global.u32 r1, [r2+@a]\n    exit\n";
+
+static void run_partial(const char *mode, unsigned sum)
+{
+    char set[64];
+    snprintf(set, sizeof set, "l2.partial_fetch=%s", mode);
+    char *model = edit("[l2]\n", PARTS);
+    chip_run cr;
+    chip_run_text(&cr, model, PARTIAL_KERNEL,
+                  "grid = 1\nblock = 1\nsms = 0\nargs = 0\n\n[launch.k2]\nkernel = k.sasm\ngrid = 1\n"
+                  "block = 1\nsms = 0\nargs = 1\nafter = k\n",
+                  (char *[]){"dram.timing=simple", set, NULL});
+    g_free(model);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "sm0.ldst", "loads"), 2);
+    double mean = chip_derived(&cr, "sm0.ldst", "mean_load_latency");
+    cr_expect_float_eq(mean * 2, (double)sum, 1e-9, "%s: mean load latency %g, expected %u/2", mode, mean, sum);
+    chip_run_free(&cr);
+}
+
+/* The paths of this file's header (l2.partial_fetch). none: D a far hit
+ * (32: its home holds the written bytes), A a near hit (22). copies: D's
+ * copy fill needs the whole sector, so its home fetches it from DRAM
+ * (closed bank: a far miss, 93); A, read at home, is still served (22).
+ * all: A is fetched too (channel 0's bank closed: 83). */
+Test(chip_l2_partitions, partly_written_sectors_served) { run_partial("none", 32 + 22); }
+Test(chip_l2_partitions, partly_written_sectors_fetched_by_copies) { run_partial("copies", 93 + 22); }
+Test(chip_l2_partitions, partly_written_sectors_fetched_by_all_loads) { run_partial("all", 93 + 83); }
+
 /* Building the chip of model text `model` fails with an error naming
  * `key` and the model file. */
 static void expect_build_error(const char *model, const char *key)

@@ -63,6 +63,25 @@ Test(memimg, first_write_materialises_the_page_from_the_initializer)
     memimg_free(m);
 }
 
+/* u32 iota: element i holds i. Writing 5 to element 5 (and byte 0 of
+ * element 6, which is 6) changes nothing, so no page is stored; writing 999
+ * stores the page; rewriting 5 there afterwards keeps it stored. */
+Test(memimg, write_of_the_initial_value_stores_no_page)
+{
+    memimg *m = one_array(0, 4, false, 4096, "iota()");
+    memimg_write(m, T_BASE + 5 * 4, 4, 5);
+    memimg_write(m, T_BASE + 6 * 4, 1, 6);
+    memimg_write(m, T_BASE + 2000 * 4, 8, (UINT64_C(2001) << 32) | 2000);
+    cr_assert_eq(memimg_bytes_stored(m), 0);
+    cr_assert_eq(elem(m, 5), 5);
+    memimg_write(m, T_BASE + 5 * 4, 4, 999);
+    cr_assert_eq(memimg_bytes_stored(m), 4096);
+    memimg_write(m, T_BASE + 5 * 4, 4, 5);
+    cr_assert_eq(memimg_bytes_stored(m), 4096);
+    cr_assert_eq(elem(m, 5), 5);
+    memimg_free(m);
+}
+
 Test(memimg, unaligned_read_spans_elements_before_and_after_materialising)
 {
     /* u16 iota(start=0x100, step=0x101): 0x0100, 0x0201, 0x0302 = bytes

@@ -268,6 +268,24 @@ Test(cache_write, partial_store_sends_only_its_segments)
     cache_free(c);
 }
 
+/* A write-back cache of 32-B sectors (small_params(4, 2) otherwise). */
+static cache *write_back_32(void)
+{
+    cache_params p = small_params(4, 2);
+    p.write = CACHE_WRITE_BACK;
+    p.sector_bytes = 32;
+    return new_cache(&p);
+}
+
+/* A store to `sectors` of addr's line, writing `partial32` of them in part. */
+static cache_outcome sector_store(cache *c, uint64_t addr, uint32_t id, uint32_t sectors, uint32_t partial32,
+                                  uint64_t now)
+{
+    cache_access a = store_of(addr, id, 0, sectors);
+    a.partial32 = partial32;
+    return cache_try_access(c, &a, now).outcome;
+}
+
 Test(cache_write, write_back_remembers_partly_written_segments)
 {
     /* 32-B sectors. A store covering half of segment 1 of an absent line
@@ -277,26 +295,15 @@ Test(cache_write, write_back_remembers_partly_written_segments)
      * completes it. Line 0x200: a partial store after its fill is complete
      * (the fill brought every byte). Evicting 0x000 and 0x200 (set 0)
      * queues write-backs carrying partial32 0x1 (0x000's segment 0) and 0. */
-    cache_params p = small_params(4, 2);
-    p.write = CACHE_WRITE_BACK;
-    p.sector_bytes = 32;
-    cache *c = new_cache(&p);
-    cache_access a = store_of(0x020, 1, 0, 0x2);
-    a.partial32 = 0x2;
-    cr_expect_eq(cache_try_access(c, &a, 1).outcome, CACHE_MISS);
-    cr_expect_eq(cache_try_access(c, &a, 2).outcome, CACHE_HIT);
-    a = store_of(0x040, 1, 0, 0x4);
-    cr_expect_eq(cache_try_access(c, &a, 3).outcome, CACHE_HIT);
-    a = store_of(0x020, 1, 0, 0x2);
-    cr_expect_eq(cache_try_access(c, &a, 4).outcome, CACHE_HIT);
-    a = store_of(0x000, 1, 0, 0x1);
-    a.partial32 = 0x1;
-    cr_expect_eq(cache_try_access(c, &a, 5).outcome, CACHE_HIT);
+    cache *c = write_back_32();
+    cr_expect_eq(sector_store(c, 0x020, 1, 0x2, 0x2, 1), CACHE_MISS);
+    cr_expect_eq(sector_store(c, 0x020, 1, 0x2, 0x2, 2), CACHE_HIT);
+    cr_expect_eq(sector_store(c, 0x040, 1, 0x4, 0, 3), CACHE_HIT);
+    cr_expect_eq(sector_store(c, 0x020, 1, 0x2, 0, 4), CACHE_HIT);
+    cr_expect_eq(sector_store(c, 0x000, 1, 0x1, 0x1, 5), CACHE_HIT);
     cr_expect_eq(do_load(c, 0x200, 2, 0, 6).outcome, CACHE_MISS);
     fill_and_take(c, 0x200, 7);
-    a = store_of(0x200, 3, 0, 0x1);
-    a.partial32 = 0x1;
-    cr_expect_eq(cache_try_access(c, &a, 8).outcome, CACHE_HIT);
+    cr_expect_eq(sector_store(c, 0x200, 3, 0x1, 0x1, 8), CACHE_HIT);
     /* 0x400 and 0x600 evict 0x000 (LRU) then 0x200. */
     cr_expect_eq(do_load(c, 0x400, 4, 0, 9).outcome, CACHE_MISS);
     fill_and_take(c, 0x400, 10);
@@ -317,6 +324,44 @@ Test(cache_write, write_back_remembers_partly_written_segments)
     cr_expect_eq(partial[0], 0x1);
     cr_expect_eq(lines[1], 0x200);
     cr_expect_eq(partial[1], 0x0);
+    cache_free(c);
+}
+
+Test(cache_write, lazy_fetch_on_read_of_a_partly_written_sector)
+{
+    /* 32-B sectors, write-back. A store writing part of segment 1 of line
+     * 0x000 leaves sector 1 valid, dirty and partial. A load of sector 1
+     * that may be served from the written bytes hits; one that needs whole
+     * sectors (cache_access.whole) misses, queues one FILL of sector 1 only
+     * (0x2) and takes an MSHR; after the fill the same load hits, and the
+     * line is still dirty: evicting it (0x200, 0x400 in set 0 of 2 ways)
+     * queues its write-back. Sector 2, written whole, hits either way. */
+    cache *c = write_back_32();
+    cr_expect_eq(sector_store(c, 0x020, 1, 0x2, 0x2, 1), CACHE_MISS);
+    cr_expect_eq(sector_store(c, 0x040, 2, 0x4, 0, 2), CACHE_HIT);
+    cache_access a = load_of(0x020, 3, 0, 0x2);
+    cr_expect_eq(cache_try_access(c, &a, 3).outcome, CACHE_HIT);
+    a = load_of(0x040, 4, 0, 0x4);
+    a.whole = true;
+    cr_expect_eq(cache_try_access(c, &a, 4).outcome, CACHE_HIT);
+    a = load_of(0x020, 5, 0, 0x2);
+    a.whole = true;
+    cr_expect_eq(cache_try_access(c, &a, 5).outcome, CACHE_MISS);
+    cr_expect_eq(cache_mshr_free(c), 3);
+    const cache_req *q = cache_missq_head(c);
+    cr_assert(q);
+    cr_expect_eq(q->kind, CACHE_REQ_FILL);
+    cr_expect_eq(q->sectors, 0x2);
+    cr_expect_eq(cache_missq_len(c), 1);
+    drain_missq(c);
+    cr_expect_eq(fill_and_take(c, 0x000, 6), 1);
+    cr_expect_eq(cache_try_access(c, &a, 7).outcome, CACHE_HIT);
+    bring_in(c, 0x200, 0, 8);
+    cr_expect_eq(do_load(c, 0x400, 6, 0, 10).outcome, CACHE_MISS);
+    bool wb = false;
+    for (; cache_missq_len(c); cache_missq_pop(c))
+        wb |= cache_missq_head(c)->kind == CACHE_REQ_WRITEBACK && cache_missq_head(c)->line == 0x000;
+    cr_expect(wb, "the fetched sector kept the line dirty");
     cache_free(c);
 }
 

@@ -3,66 +3,24 @@
  * (the sector's old bytes read and merged first). Clock 1000 MHz (1 cycle
  * = 1 tick), ports of latency 1, L2 hit latency 30: a store accepted at
  * cycle c is acknowledged at c + 30 and its ack delivered at c + 31. */
-#include <criterion/criterion.h>
-
-#include "mem/l2slice.h"
-#include "simtgrid/memport.h"
-
-static des_clock clk[1] = {{"all", 1000000, 0}};
-
-typedef struct sink { des_port *in; unsigned n; des_time at[8]; } sink;
-
-static void sink_main(des_actor *self, void *data)
-{
-    sink *k = data;
-    des_time now = des_now(des_actor_engine(self));
-    for (;;) {
-        mem_pkt *m;
-        while ((m = des_port_peek(k->in, now))) {
-            k->at[m->id] = now;
-            k->n++;
-            des_port_pop(k->in, now);
-        }
-        now = des_block(self);
-    }
-}
-
-static void idle_main(des_actor *self, void *data)
-{
-    (void)data;
-    des_block(self);
-}
+#include "l2slice_bench.h"
 
 /* Three 32 B stores to three lines sent at 0 (arriving at 1): two that
  * write half of segment 0, then a whole one. */
 static void three_stores(unsigned partial_cycles, des_time ack[3])
 {
-    char *err = NULL;
-    des_engine *e = des_engine_new(clk, 1, false, &err);
-    static cache_params l2;
-    cache_params_default(&l2, "l2");
-    l2.hit_latency = 30;
-    l2.sector_bytes = 32;
-    static sink k;
-    des_actor *src = des_actor_new(e, "xbar", idle_main, NULL);
-    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    des_actor *mem = des_actor_new(e, "dram", idle_main, NULL);
-    l2slice *l = l2slice_new(e, "l2s0", 0, &l2, 4, &clk[0], NULL);
-    l2slice_set_partial_write_cycles(l, partial_cycles);
-    des_port *in = des_port_new(e, "req", sizeof(mem_pkt), 8, 1, src, l2slice_actor(l));
-    k.in = des_port_new(e, "rep", sizeof(mem_pkt), 8, 1, l2slice_actor(l), ka);
-    l2slice_connect_xbar(l, in, k.in);
-    l2slice_connect_dram(l, des_port_new(e, "down", sizeof(mem_pkt), 8, 1, l2slice_actor(l), mem),
-                         des_port_new(e, "up", sizeof(mem_pkt), 8, 1, mem, l2slice_actor(l)));
+    static l2_bench b;
+    l2_bench_init(&b, 30, false);
+    l2slice_set_partial_write_cycles(b.l, partial_cycles);
     for (uint32_t i = 0; i < 3; i++) {
         mem_pkt m = {.addr = 0x1000 + 128 * i, .id = i, .op = MEM_STORE, .bytes = 32, .sectors = 0x1,
                      .partial = i < 2 ? 0x1 : 0};
-        cr_assert(des_port_try_send(in, &m, 0));
+        cr_assert(des_port_try_send(b.in, &m, 0));
     }
-    des_run(e);
-    cr_assert_eq(k.n, 3);
+    des_run(b.e);
+    cr_assert_eq(b.k.n, 3);
     for (unsigned i = 0; i < 3; i++)
-        ack[i] = k.at[i];
+        ack[i] = b.k.at[i];
 }
 
 Test(l2_partial, one_cycle_each_by_default)
