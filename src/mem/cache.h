@@ -63,6 +63,7 @@ typedef struct cache_params {
     cache_alloc_policy alloc;
     cache_write_policy write;
     unsigned mshr_entries, mshr_merge, miss_queue;
+    unsigned fetch_bytes;      /* a read miss fetches whole aligned blocks of this size (0: its sectors) */
     cache_bypass_policy bypass;
     bool miss_taxonomy;
 } cache_params;

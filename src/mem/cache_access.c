@@ -75,6 +75,22 @@ static void count_miss(cache *c, cache_miss_class k)
     c->st.misses_sector += k == CACHE_MISS_SECTOR;
 }
 
+/* The sectors a read miss fetches: every sector of each aligned fetch_bytes
+ * block that holds one of `need` (the caller drops those present or in
+ * flight). A DRAM access returns more than a sector; a cache that keeps
+ * the whole of it finds the neighbour there (docs/chip.md, "fetch_bytes"). */
+static uint32_t fetch_blocks(const cache *c, uint32_t need)
+{
+    unsigned per = c->p.fetch_bytes / c->p.sector_bytes;
+    if (per <= 1)
+        return need;
+    uint32_t block = per >= 32 ? 0xFFFFFFFFu : (1u << per) - 1, out = 0;
+    for (unsigned s = 0; s < c->p.line_bytes / c->p.sector_bytes; s += per)
+        if (need & (block << s))
+            out |= block << s;
+    return out & c->full_mask;
+}
+
 static cache_result load(cache *c, cache_result r, const cache_access *a, uint64_t line,
                          uint32_t want, uint64_t now)
 {
@@ -108,7 +124,7 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
         r.way = way;
         return r;
     }
-    uint32_t need = missing & ~in_flight;
+    uint32_t need = fetch_blocks(c, missing & ~in_flight) & ~have & ~in_flight;
     /* DaCache places by the warp's priority; other policies take the hints. */
     replace_place pl = {.pos = insert_pos_of(c, a), .floor = a->victim_floor};
     bool shrink = c->repl->ops->place != NULL;

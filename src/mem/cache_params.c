@@ -37,7 +37,7 @@ static const param_bind binds[] = {
     PB_ENUM(cache_params, "alloc", alloc, alloc_names),
     PB_ENUM(cache_params, "write", write, write_names),
     F(mshr_entries, PF_UNSIGNED), F(mshr_merge, PF_UNSIGNED),
-    F(miss_queue, PF_UNSIGNED),
+    F(miss_queue, PF_UNSIGNED),   F(fetch_bytes, PF_UNSIGNED),
     PB_ENUM(cache_params, "bypass", bypass, bypass_names),
     F(miss_taxonomy, PF_BOOL),
 };
@@ -96,6 +96,9 @@ bool cache_params_check(const cache_params *p, const char **key, char *why, size
         CHECK_FAIL("mshr_entries", "expected 1 to %d entries, got %u", MSHR_MAX_ENTRIES, p->mshr_entries);
     if (p->mshr_merge < 1 || p->mshr_merge > MSHR_MAX_MERGE)
         CHECK_FAIL("mshr_merge", "expected 1 to %d accesses per entry, got %u", MSHR_MAX_MERGE, p->mshr_merge);
+    if (p->fetch_bytes && (!is_pow2(p->fetch_bytes) || p->fetch_bytes < p->sector_bytes || p->fetch_bytes > p->line_bytes))
+        CHECK_FAIL("fetch_bytes", "expected 0 or a power of two from sector_bytes (%u) to line_bytes (%u), got %u",
+                   p->sector_bytes, p->line_bytes, p->fetch_bytes);
     /* A miss with a dirty victim queues its request and the write-back at once. */
     if (p->miss_queue < 2 || p->miss_queue > 4096)
         CHECK_FAIL("miss_queue", "expected 2 to 4096 requests (a miss with a dirty victim needs 2), got %u",

@@ -259,6 +259,55 @@ Test(cache_access, sectored_misses)
     cache_free(c);
 }
 
+Test(cache_access, fetch_bytes_fetches_aligned_blocks)
+{
+    /* 32-B sectors, fetch_bytes = 64: sector blocks {0,1} and {2,3}. A miss
+     * on sector 1 asks for 0x3 (its block); sector 0 is then a pending hit
+     * on that entry, not a second miss; the fill of 0x3 readies both, and
+     * sector 0 hits. Sector 3 misses and asks for 0xC. On line 0x080, with
+     * 0x3 in flight, a load of sectors 1-2 asks for 0xC only: the block of
+     * sector 1 is already coming. fetch_bytes = 0 fetches the sector alone:
+     * a miss on sector 1 asks for 0x2. */
+    cache_params p = small_params(4, 2);
+    p.sector_bytes = 32;
+    p.fetch_bytes = 64;
+    cache *c = new_cache(&p);
+    cache_access a = load_of(0x000, 1, 0, 0x2);
+    cr_expect_eq(cache_try_access(c, &a, 1).outcome, CACHE_MISS);
+    cr_assert(cache_missq_head(c));
+    cr_expect_eq(cache_missq_head(c)->sectors, 0x3);
+    a = load_of(0x000, 2, 0, 0x1);
+    cr_expect_eq(cache_try_access(c, &a, 2).outcome, CACHE_HIT_RESERVED);
+    drain_missq(c);
+    cr_expect_eq(cache_fill(c, 0x000, 0x3, 3).ready, 2, "sectors 0 and 1 came: both requesters");
+    mshr_requester rq;
+    while (cache_pop_ready(c, &rq, NULL, 3))
+        ;
+    a = load_of(0x000, 3, 0, 0x1);
+    cr_expect_eq(cache_try_access(c, &a, 4).outcome, CACHE_HIT);
+    a = load_of(0x000, 4, 0, 0x8);
+    cr_expect_eq(cache_try_access(c, &a, 5).outcome, CACHE_MISS);
+    cr_assert(cache_missq_head(c));
+    cr_expect_eq(cache_missq_head(c)->sectors, 0xC);
+    drain_missq(c);
+    a = load_of(0x080, 5, 0, 0x1);
+    cr_expect_eq(cache_try_access(c, &a, 6).outcome, CACHE_MISS);
+    drain_missq(c);
+    a = load_of(0x080, 6, 0, 0x6);
+    cr_expect_eq(cache_try_access(c, &a, 7).outcome, CACHE_MISS);
+    cr_assert(cache_missq_head(c));
+    cr_expect_eq(cache_missq_head(c)->sectors, 0xC);
+    cache_free(c);
+
+    p.fetch_bytes = 0;
+    c = new_cache(&p);
+    a = load_of(0x000, 1, 0, 0x2);
+    cr_expect_eq(cache_try_access(c, &a, 1).outcome, CACHE_MISS);
+    cr_assert(cache_missq_head(c));
+    cr_expect_eq(cache_missq_head(c)->sectors, 0x2);
+    cache_free(c);
+}
+
 Test(cache_access, bypasses_go_down_untouched)
 {
     /* A bypass flag, an L2-only load, an atomic and a disabled cache all go

@@ -71,6 +71,8 @@ Test(cache_params, every_check)
     EXPECT_BAD(p.sector_bytes = 256, "sector_bytes", "dividing line_bytes (128) into at most 32 sectors, got 256");
     EXPECT_BAD(p.sector_bytes = 2, "sector_bytes", "got 2");
     EXPECT_BAD(p.sector_bytes = 48, "sector_bytes", "got 48");
+    EXPECT_BAD(p.fetch_bytes = 48, "fetch_bytes", "got 48");
+    EXPECT_BAD(p.fetch_bytes = 256, "fetch_bytes", "got 256");
     EXPECT_BAD(p.ways = 0, "ways", "expected 1 to 64 ways, got 0");
     EXPECT_BAD(p.ways = 65, "ways", "got 65");
     EXPECT_BAD(p.sets = 0, "sets", "expected 1 to 65536 sets, got 0");
