@@ -180,6 +180,12 @@ des_time des_stop_bound_deep(const des_actor *self, des_time from);
 uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t, uint64_t own,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
                         void *ctx);
+/* The same with `n` the next cycle as the block works it out itself (its
+ * ports' deliveries included): the crossbar, which leaves out deliveries
+ * to its full inputs and must not run a cycle des_ports_due would add. */
+uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time t, uint64_t n,
+                          unsigned span, des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
+                          void *ctx);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

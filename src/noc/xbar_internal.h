@@ -28,6 +28,7 @@ typedef struct xbar_out {
     uint64_t busy_until, blocked_since;
     unsigned pending;   /* packets queued for this output over all inputs */
     unsigned rr;        /* round-robin / iSLIP grant pointer */
+    des_time credit_at; /* credit_bound's: valid until reached */
 } xbar_out;
 
 struct xbar {

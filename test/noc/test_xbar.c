@@ -341,3 +341,46 @@ Test(xbar, pim_does_not_poll_while_a_packet_waits)
     cr_assert_eq(k.id[0] + k.id[1], 1000);
     cr_assert_eq(des_get_counters(e).events, 4);
 }
+
+Test(xbar, blocked_output_sends_at_its_credit_while_running_ahead)
+{
+    /* 2 inputs, 2 outputs, iSLIP, output ports of 1 packet. Input 0 sends
+     * two 1-flit packets to output 0 at 0; sink 0 pops nothing before 20.
+     *  a1: at the crossbar 1, transfer 1..2, into the output port at 2
+     *      (delivered 6): the port is full until sink 0 pops.
+     *  a2: transfer 2..3, then blocked on the full port.
+     *  20: sink 0 pops a1; the slot is visible to the crossbar at
+     *      20 + 4 (credits take the port's latency).
+     *  b: sent to output 1 at 20, at the crossbar 21, transfer of 5 flits
+     *      (128 B + 8 B header) 21..26, delivered 26 + 4 = 30.
+     * Woken at 21 for b, the crossbar runs ahead (its senders are idle, so
+     * nothing bounds it) and must stop at the credit's cycle, 24, between
+     * b's start and end: a2 leaves at 24 and is delivered at 28, not with
+     * b's end at 26 (delivered 30). */
+    des_engine *e = boot();
+    xbar_params p = params(2, 2, XBAR_ISLIP);
+    p.output_buffer = 1;
+    xbar *x = xbar_new(e, "x", &p, &clk[0], NULL);
+    static src s0, s1;
+    static sink k0 = {.start = 20}, k1;
+    des_actor *a0 = des_actor_new(e, "s0", src_main, &s0);
+    des_actor *a1 = des_actor_new(e, "s1", src_main, &s1);
+    des_actor *b0 = des_actor_new(e, "k0", sink_main, &k0);
+    des_actor *b1 = des_actor_new(e, "k1", sink_main, &k1);
+    s0.out = gpu_link_xbar_in(x, 0, a0, &p, &clk[0]);
+    s1.out = gpu_link_xbar_in(x, 1, a1, &p, &clk[0]);
+    k0.in = gpu_link_xbar_out(x, 0, b0, &p, &clk[0]);
+    k1.in = gpu_link_xbar_out(x, 1, b1, &p, &clk[0]);
+    mem_pkt m = {.id = 1, .dst = 0};
+    cr_assert(des_port_try_send(s0.out, &m, 0));
+    m.id = 2;
+    cr_assert(des_port_try_send(s0.out, &m, 0));
+    m = (mem_pkt){.id = 3, .dst = 1, .bytes = 128};
+    cr_assert(des_port_try_send(s1.out, &m, 20));
+    des_run(e);
+    cr_assert_eq(k0.n, 2);
+    cr_expect_eq(k0.at[0], 20);
+    cr_expect_eq(k0.at[1], 28, "a2 at %llu", (unsigned long long)k0.at[1]);
+    cr_assert_eq(k1.n, 1);
+    cr_expect_eq(k1.at[0], 30);
+}
