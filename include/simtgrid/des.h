@@ -181,8 +181,11 @@ uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
                         void *ctx);
 /* The same with `n` the next cycle as the block works it out itself (its
- * ports' deliveries included): the crossbar, which leaves out deliveries
- * to its full inputs and must not run a cycle des_ports_due would add. */
+ * ports' deliveries included: the crossbar, which leaves out deliveries
+ * to its full inputs and must not run a cycle des_ports_due would add),
+ * run at once if within `span` periods. `stop` NULL: no stop bound, for a
+ * block that holds back what it counts after the engine's time until the
+ * time reaches it (and drops it if the run ends before). */
 uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time t, uint64_t n,
                           unsigned span, des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
                           void *ctx);

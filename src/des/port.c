@@ -178,7 +178,10 @@ uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time 
     if (n == UINT64_MAX || n * period - t > span * period)
         return UINT64_MAX;
     des_time nt = n * period;
-    if (nt >= *stop)
+    des_time never = DES_NEVER;
+    if (!stop)   /* the block holds back what it counts after the engine's time */
+        stop = &never;
+    else if (nt >= *stop)
         *stop = MAX(*stop, des_stop_bound_deep(self, nt));
     if (nt < *stop && nt >= *far)   /* from its next cycle: a later one only raises it */
         *far = MAX(*far, des_input_bound_deep(self, nt));

@@ -59,7 +59,9 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
     x->nonempty = g_new0(uint64_t, x->in_words);
     x->outact = g_new0(uint64_t, x->out_words);
     x->busy = g_new(unsigned, p->inputs);
+    x->notes = g_array_new(FALSE, FALSE, sizeof(xbar_note));
     if (p->arbiter == XBAR_PIM) {
+        x->final_cycle = UINT64_MAX;   /* pim_main stops at the stop bound */
         x->actor = des_actor_new(e, name, pim_main, x);
     } else {
         x->actor = des_actor_new(e, name, xbar_main, x);
@@ -101,6 +103,7 @@ void xbar_connect_output(xbar *x, unsigned o, des_port *p) { x->out[o].port = p;
 
 void xbar_finish(xbar *x, des_time end)
 {
+    xbar_notes_close(x, end / x->clk->period);
     if (!x->st)
         return;
     for (unsigned i = 0; i < x->p.inputs; i++)
@@ -160,7 +163,7 @@ static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
     in->slots[s].next = in->free_head;
     in->free_head = s;
     if (in->used == x->p.input_buffer) {
-        x->in_full += x->cur_cycle - in->full_since;   /* full until this cycle */
+        xbar_note_add(x, x->cur_cycle, &x->in_full, x->cur_cycle - in->full_since, in->full_since);
         mute_input(x, in, false);
     }
     if (!--in->used) {
@@ -187,12 +190,12 @@ static void finish_transfers(xbar *x, uint64_t c, des_time t)
             continue;
         if (des_port_try_send(out->port, &out->pkt, t)) {
             if (out->blocked)
-                x->out_stall += c - out->blocked_since;
+                xbar_note_add(x, c, &x->out_stall, c - out->blocked_since, UINT64_MAX);
             out->has_pkt = false;
             out->blocked = false;
             if (!out->pending)
                 x->outact[o / 64] &= ~(1ull << (o % 64));
-            x->packets++;
+            xbar_note_add(x, c, &x->packets, 1, UINT64_MAX);
             x->in_flight--;
         } else {
             if (!out->blocked)
@@ -241,15 +244,15 @@ static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
     xbar_slot *s = voq_pop(x, &x->in[i], o);
     unsigned f = xbar_flits(&x->p, &s->pkt);
     unsigned dur = xbar_cycles(&x->p, &s->pkt, f);
-    stats_hist_add(&x->queue_delay, c - s->arrived);
+    xbar_note_add(x, c, NULL, c - s->arrived, UINT64_MAX);
     x->in[i].busy_until = c + dur;
     x->freein[i / 64] &= ~(1ull << (i % 64));
     x->busy[x->nbusy++] = i;
     x->out[o].busy_until = c + dur;
     x->out[o].pkt = s->pkt;
     x->out[o].has_pkt = true;
-    x->busy_cycles += dur;
-    x->flits += f;
+    xbar_note_add(x, c, &x->busy_cycles, dur, UINT64_MAX);
+    xbar_note_add(x, c, &x->flits, f, UINT64_MAX);
     x->in_flight++;
 }
 
@@ -538,15 +541,17 @@ static void xbar_main(des_actor *self, void *data)
     des_time now = des_now(e);
     uint64_t last = 0;
     bool ran = false;
-    /* The deep input and stop bounds, kept across wake-ups until a cycle
-     * reaches them (as the L2 slice does). */
-    des_time far = 0, stop = 0;
+    /* The deep input bound, kept across wake-ups until a cycle reaches it
+     * (as the L2 slice does). Not the stop bound: its statistics past the
+     * engine's time are held back (xbar_journal.c). */
+    des_time far = 0;
     for (;;) {
         /* Woken on its clock's edges. A wake-up asked for earlier (a
          * delivery to an input since filled, a cycle already run ahead)
          * runs nothing when no event is due: the cycles run are the
          * same whatever the horizon. */
         uint64_t c = des_edge_at_or_after(x->clk, now) / period;
+        xbar_notes_commit(x, now / period);
         uint64_t own = ran ? next_event(x, self, last, true) : c;
         if (own > c) {
             if (own != UINT64_MAX)
@@ -565,7 +570,7 @@ static void xbar_main(des_actor *self, void *data)
              * bounds from its neighbours' state and the credits of the
              * ports its sends could fill (issue 20). */
             own = next_event(x, self, c, true);
-            uint64_t nc = des_ahead_within(self, x->clk, t, own, XBAR_SPAN, &stop, &far, credit_bound, x);
+            uint64_t nc = des_ahead_within(self, x->clk, t, own, XBAR_SPAN, NULL, &far, credit_bound, x);
             if (nc == UINT64_MAX)
                 break;
             c = nc;

@@ -384,3 +384,93 @@ Test(xbar, blocked_output_sends_at_its_credit_while_running_ahead)
     cr_assert_eq(k1.n, 1);
     cr_expect_eq(k1.at[0], 30);
 }
+
+/* Ends the run (des_stop) at *data. */
+static void stopper_main(des_actor *self, void *data)
+{
+    const des_time *at = data;
+    des_engine *e = des_actor_engine(self);
+    des_time now = des_now(e);
+    while (now < *at) {
+        des_wake_at(self, *at);
+        now = des_block(self);
+    }
+    des_stop(e);
+}
+
+Test(xbar, statistics_stop_at_the_end_of_the_run_however_far_it_ran_ahead)
+{
+    /* 1 input, 1 output, round-robin; three 128 B packets (5 flits with
+     * the 8 B header) sent at 0, at the crossbar at 1: transfers 1..6,
+     * 6..11 and 11..16, sent into the output port at 6, 11 and 16. A
+     * block that may end the run stops it at 8. Its sender idle, nothing
+     * bounds the crossbar but the end, which it does not wait for: woken
+     * at 1 it runs all three transfers. Its statistics as of the end, as
+     * if it had stepped: packets 1 (sent at 6), flits and busy cycles 10
+     * (the transfers started at 1 and 6), queue delays 0 and 5 (the
+     * second waited from 1 to 6): mean 2.5. */
+    des_engine *e = boot();
+    xbar_params p = params(1, 1, XBAR_RR);
+    stats *st = stats_new();
+    xbar *x = xbar_new(e, "x", &p, &clk[0], st);
+    static src s = {.n = 3, .bytes = 128};
+    static sink k;
+    static const des_time stop_at = 8;
+    des_actor *sa = des_actor_new(e, "src", src_main, &s);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    des_actor *da = des_actor_new(e, "stop", stopper_main, (void *)&stop_at);
+    des_actor_may_end_run(da);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
+    des_time end = des_run(e);
+    xbar_finish(x, end);
+    cr_assert_eq(end, 8);
+    uint64_t packets = 0, flits = 0, busy = 0;
+    double mean = 0;
+    cr_assert(stats_get_counter(st, "x", "packets", &packets));
+    cr_assert(stats_get_counter(st, "x", "flits", &flits));
+    cr_assert(stats_get_counter(st, "x", "busy_cycles", &busy));
+    cr_assert(stats_get_derived(st, "x", "mean_queue_delay", &mean));
+    cr_expect_eq(packets, 1);
+    cr_expect_eq(flits, 10);
+    cr_expect_eq(busy, 10);
+    cr_expect_float_eq(mean, 2.5, 1e-9, "mean queue delay %g", mean);
+    stats_free(st);
+}
+
+Test(xbar, a_full_input_counts_its_cycles_up_to_the_end_of_the_run)
+{
+    /* 1 input, 1 output, round-robin, input buffer 1 (its port holds 1):
+     * two 128 B packets (5 flits). p1 sent at 0, at the crossbar 1,
+     * granted at once (transfer 1..6), its slot visible to the sender at
+     * 2; p2 sent at 2, at 3, into the buffer (full from 3), granted at 6
+     * when the output frees. The run ends at 5. Woken at 3, its sender
+     * done, the crossbar runs ahead to 6 and past: as of the end, the input
+     * was full from 3: 2 cycles (not the 3 to its grant at 6); packets 0
+     * (p1 leaves at 6), flits 5 (p1's transfer started at 1). */
+    des_engine *e = boot();
+    xbar_params p = params(1, 1, XBAR_RR);
+    p.input_buffer = 1;
+    stats *st = stats_new();
+    xbar *x = xbar_new(e, "x", &p, &clk[0], st);
+    static src s = {.n = 2, .bytes = 128};
+    static sink k;
+    static const des_time stop_at = 5;
+    des_actor *sa = des_actor_new(e, "src", src_main, &s);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    des_actor *da = des_actor_new(e, "stop", stopper_main, (void *)&stop_at);
+    des_actor_may_end_run(da);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
+    des_time end = des_run(e);
+    xbar_finish(x, end);
+    cr_assert_eq(end, 5);
+    uint64_t full = 0, packets = 0, flits = 0;
+    cr_assert(stats_get_counter(st, "x", "input_full_cycles", &full));
+    cr_assert(stats_get_counter(st, "x", "packets", &packets));
+    cr_assert(stats_get_counter(st, "x", "flits", &flits));
+    cr_expect_eq(full, 2);
+    cr_expect_eq(packets, 0);
+    cr_expect_eq(flits, 5);
+    stats_free(st);
+}
