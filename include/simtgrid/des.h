@@ -114,6 +114,12 @@ unsigned des_actor_id(const des_actor *a);
 /* Ask to run again at time t (absolute, > now). The earliest request since the
  * actor last ran wins. DES_NEVER clears nothing: ports still wake it. */
 void des_wake_at(des_actor *a, des_time t);
+/* The running actor's pending wake-up becomes t (DES_NEVER: none), later
+ * than a request made since it last ran or not: for a block that has run
+ * ahead past wake-ups asked for it (a delivery it has taken, a credit it
+ * has used), which would find nothing to do. Only for a block whose every
+ * reason to run is t or in its ports (des_block adds those back). */
+void des_wake_instead(des_actor *a, des_time t);
 /* The actor acts only on the edges of `clk`: woken between two edges it
  * does nothing but ask for the next one. Its wake-ups (deliveries, freed
  * slots, its own requests) are then put on the first edge at or after

@@ -554,8 +554,7 @@ static void xbar_main(des_actor *self, void *data)
         xbar_notes_commit(x, now / period);
         uint64_t own = ran ? next_event(x, self, last, true) : c;
         if (own > c) {
-            if (own != UINT64_MAX)
-                des_wake_at(self, own * period);
+            des_wake_instead(self, own != UINT64_MAX ? own * period : DES_NEVER);
             now = des_block(self);
             continue;
         }
@@ -576,8 +575,9 @@ static void xbar_main(des_actor *self, void *data)
             c = nc;
         }
         des_count_events(e, events);
-        if (own != UINT64_MAX)
-            des_wake_at(self, own * period);
+        /* Wake-ups asked for the cycles it ran ahead over would find
+         * nothing to do: its next event and its ports' replace them. */
+        des_wake_instead(self, own != UINT64_MAX ? own * period : DES_NEVER);
         now = des_block(self);
     }
 }

@@ -398,6 +398,29 @@ static void stopper_main(des_actor *self, void *data)
     des_stop(e);
 }
 
+/* One input to one output under round-robin: n packets of `bytes` from
+ * a source, a sink that pops at once, a block that ends the run at
+ * stop_at. Runs it and finishes the crossbar; returns the end. */
+static des_time run_until_stop(xbar_params p, unsigned n, uint16_t bytes, des_time stop_at, stats *st)
+{
+    des_engine *e = boot();
+    xbar *x = xbar_new(e, "x", &p, &clk[0], st);
+    static src s;
+    static sink k;
+    static des_time at;
+    s = (src){.n = n, .bytes = bytes};
+    at = stop_at;
+    des_actor *sa = des_actor_new(e, "src", src_main, &s);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    des_actor *da = des_actor_new(e, "stop", stopper_main, &at);
+    des_actor_may_end_run(da);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
+    des_time end = des_run(e);
+    xbar_finish(x, end);
+    return end;
+}
+
 Test(xbar, statistics_stop_at_the_end_of_the_run_however_far_it_ran_ahead)
 {
     /* 1 input, 1 output, round-robin; three 128 B packets (5 flits with
@@ -409,22 +432,8 @@ Test(xbar, statistics_stop_at_the_end_of_the_run_however_far_it_ran_ahead)
      * if it had stepped: packets 1 (sent at 6), flits and busy cycles 10
      * (the transfers started at 1 and 6), queue delays 0 and 5 (the
      * second waited from 1 to 6): mean 2.5. */
-    des_engine *e = boot();
-    xbar_params p = params(1, 1, XBAR_RR);
     stats *st = stats_new();
-    xbar *x = xbar_new(e, "x", &p, &clk[0], st);
-    static src s = {.n = 3, .bytes = 128};
-    static sink k;
-    static const des_time stop_at = 8;
-    des_actor *sa = des_actor_new(e, "src", src_main, &s);
-    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    des_actor *da = des_actor_new(e, "stop", stopper_main, (void *)&stop_at);
-    des_actor_may_end_run(da);
-    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
-    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
-    des_time end = des_run(e);
-    xbar_finish(x, end);
-    cr_assert_eq(end, 8);
+    cr_assert_eq(run_until_stop(params(1, 1, XBAR_RR), 3, 128, 8, st), 8);
     uint64_t packets = 0, flits = 0, busy = 0;
     double mean = 0;
     cr_assert(stats_get_counter(st, "x", "packets", &packets));
@@ -448,23 +457,10 @@ Test(xbar, a_full_input_counts_its_cycles_up_to_the_end_of_the_run)
      * done, the crossbar runs ahead to 6 and past: as of the end, the input
      * was full from 3: 2 cycles (not the 3 to its grant at 6); packets 0
      * (p1 leaves at 6), flits 5 (p1's transfer started at 1). */
-    des_engine *e = boot();
     xbar_params p = params(1, 1, XBAR_RR);
     p.input_buffer = 1;
     stats *st = stats_new();
-    xbar *x = xbar_new(e, "x", &p, &clk[0], st);
-    static src s = {.n = 2, .bytes = 128};
-    static sink k;
-    static const des_time stop_at = 5;
-    des_actor *sa = des_actor_new(e, "src", src_main, &s);
-    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    des_actor *da = des_actor_new(e, "stop", stopper_main, (void *)&stop_at);
-    des_actor_may_end_run(da);
-    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
-    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
-    des_time end = des_run(e);
-    xbar_finish(x, end);
-    cr_assert_eq(end, 5);
+    cr_assert_eq(run_until_stop(p, 2, 128, 5, st), 5);
     uint64_t full = 0, packets = 0, flits = 0;
     cr_assert(stats_get_counter(st, "x", "input_full_cycles", &full));
     cr_assert(stats_get_counter(st, "x", "packets", &packets));
