@@ -181,7 +181,8 @@ des_time des_stop_bound_deep(const des_actor *self, des_time from);
  * of own and its ports' next delivery; it runs it only if that is within
  * two periods (a farther one costs more in bounds than it saves) and
  * before the deep stop and input bounds (kept in *stop and *far across
- * its wake-ups: 0 before the first) and `credit(ctx, nt)`, its output
+ * its wake-ups: 0 before the first; the plain input bound is tried
+ * first, being cheaper) and `credit(ctx, nt)`, its output
  * ports' bound at that cycle's time nt. */
 uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t, uint64_t own,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),

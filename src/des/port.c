@@ -183,7 +183,12 @@ uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time 
         stop = &never;
     else if (nt >= *stop)
         *stop = MAX(*stop, des_stop_bound_deep(self, nt));
-    if (nt < *stop && nt >= *far)   /* from its next cycle: a later one only raises it */
+    /* From its next cycle: a later one only raises it. The plain bound
+     * first: it costs a look at each sender, the deep one at each
+     * sender's ports, and often suffices for the next cycle. */
+    if (nt < *stop && nt >= *far)
+        *far = MAX(*far, des_input_bound(self));
+    if (nt < *stop && nt >= *far)
         *far = MAX(*far, des_input_bound_deep(self, nt));
     return nt < *stop && nt < *far && nt < credit(ctx, nt) ? n : UINT64_MAX;
 }
