@@ -114,6 +114,12 @@ unsigned des_actor_id(const des_actor *a);
 /* Ask to run again at time t (absolute, > now). The earliest request since the
  * actor last ran wins. DES_NEVER clears nothing: ports still wake it. */
 void des_wake_at(des_actor *a, des_time t);
+/* The running actor's pending wake-up becomes t (DES_NEVER: none), later
+ * than a request made since it last ran or not: for a block that has run
+ * ahead past wake-ups asked for it (a delivery it has taken, a credit it
+ * has used), which would find nothing to do. Only for a block whose every
+ * reason to run is t or in its ports (des_block adds those back). */
+void des_wake_instead(des_actor *a, des_time t);
 /* The actor acts only on the edges of `clk`: woken between two edges it
  * does nothing but ask for the next one. Its wake-ups (deliveries, freed
  * slots, its own requests) are then put on the first edge at or after
@@ -175,11 +181,21 @@ des_time des_stop_bound_deep(const des_actor *self, des_time from);
  * of own and its ports' next delivery; it runs it only if that is within
  * two periods (a farther one costs more in bounds than it saves) and
  * before the deep stop and input bounds (kept in *stop and *far across
- * its wake-ups: 0 before the first) and `credit(ctx, nt)`, its output
+ * its wake-ups: 0 before the first; the plain input bound is tried
+ * first, being cheaper) and `credit(ctx, nt)`, its output
  * ports' bound at that cycle's time nt. */
 uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t, uint64_t own,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
                         void *ctx);
+/* The same with `n` the next cycle as the block works it out itself (its
+ * ports' deliveries included: the crossbar, which leaves out deliveries
+ * to its full inputs and must not run a cycle des_ports_due would add),
+ * run at once if within `span` periods. `stop` NULL: no stop bound, for a
+ * block that holds back what it counts after the engine's time until the
+ * time reaches it (and drops it if the run ends before). */
+uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time t, uint64_t n,
+                          unsigned span, des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
+                          void *ctx);
 /* The actor's input ports holding a message (queued or in flight), as a
  * bit set over their index (des_port_input_index), `*words` words long:
  * kept by the ports, so a block with many inputs visits only these. */

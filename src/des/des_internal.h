@@ -57,6 +57,8 @@ des_time wakeheap_top_at(const wakeheap *h);
 /* Wake time of the earliest actor after the top (DES_NEVER if none). */
 des_time wakeheap_second_at(const wakeheap *h);
 des_actor *wakeheap_pop(wakeheap *h);
+/* Takes an actor out of the heap, if queued. */
+void wakeheap_remove(wakeheap *h, des_actor *a);
 
 struct des_engine {
     des_clock *clocks;

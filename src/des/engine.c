@@ -425,6 +425,12 @@ void des_wake_at(des_actor *a, des_time t)
     wakeheap_request(&e->heap, a, t);
 }
 
+void des_wake_instead(des_actor *a, des_time t)
+{
+    wakeheap_remove(&a->engine->heap, a);
+    des_wake_at(a, t);
+}
+
 des_time des_ports_due(const des_actor *self, des_time t)
 {
     /* Only ports holding a message or with a waiting sender can answer

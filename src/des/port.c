@@ -76,6 +76,10 @@ des_time des_stop_bound(const des_actor *self)
     return b;
 }
 
+/* t + d, or DES_NEVER when t is: a block that nothing can wake bounds
+ * nothing (the plain sum would wrap to a bound near 0). */
+static des_time after(des_time t, des_time d) { return t > DES_NEVER - d ? DES_NEVER : t + d; }
+
 /* The earliest time `a` can run again, as seen by `self` running at the
  * engine's current time, looking `depth` levels through the blocks that
  * can wake it: its pending wake-up, a message from one of its senders
@@ -99,14 +103,14 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
         b = a->wake_at;
         for (unsigned i = 0; i < a->inputs->len; i++) {
             const des_port *p = g_ptr_array_index(a->inputs, i);
-            des_time t = earliest_run(e, self, from, p->sender, depth - 1) + p->latency;
+            des_time t = after(earliest_run(e, self, from, p->sender, depth - 1), p->latency);
             if (t < b)
                 b = t;
         }
         for (unsigned w = 0; w < a->out_words; w++)
             for (uint64_t v = a->out_wait[w]; v; v &= v - 1) {
                 const des_port *p = g_ptr_array_index(a->outputs, w * 64 + (unsigned)__builtin_ctzll(v));
-                des_time t = earliest_run(e, self, from, p->receiver, depth - 1) + p->credit_delay;
+                des_time t = after(earliest_run(e, self, from, p->receiver, depth - 1), p->credit_delay);
                 if (t < b)
                     b = t;
             }
@@ -120,7 +124,7 @@ des_time des_input_bound_deep(const des_actor *self, des_time from)
     des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
     for (unsigned i = 0; i < self->inputs->len; i++) {
         const des_port *p = g_ptr_array_index(self->inputs, i);
-        des_time t = earliest_run(e, self, from, p->sender, 1) + p->latency;
+        des_time t = after(earliest_run(e, self, from, p->sender, 1), p->latency);
         if (t < b)
             b = t;
     }
@@ -129,7 +133,7 @@ des_time des_input_bound_deep(const des_actor *self, des_time from)
 
 des_time des_port_credit_bound(const des_port *p, des_time from)
 {
-    return earliest_run(p->engine, p->sender, from, p->receiver, 1) + p->credit_delay;
+    return after(earliest_run(p->engine, p->sender, from, p->receiver, 1), p->credit_delay);
 }
 
 des_time des_stop_bound_deep(const des_actor *self, des_time from)
@@ -146,7 +150,7 @@ des_time des_stop_bound_deep(const des_actor *self, des_time from)
         return e->stop_deep;
     des_time b = DES_NEVER;
     for (unsigned i = 0; i < e->enders->len; i++) {
-        des_time t = earliest_run(e, self, from, g_ptr_array_index(e->enders, i), 1) + 1;
+        des_time t = after(earliest_run(e, self, from, g_ptr_array_index(e->enders, i), 1), 1);
         if (t < b)
             b = t;
     }
@@ -159,17 +163,32 @@ uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
                         void *ctx)
 {
-    des_time period = clk->period;
     uint64_t n = own;
     des_time due = des_ports_due(self, t);
     if (due != DES_NEVER)
-        n = MIN(n, des_edge_at_or_after(clk, due) / period);
-    if (n == UINT64_MAX || n * period - t > 2 * period)
+        n = MIN(n, des_edge_at_or_after(clk, due) / clk->period);
+    return des_ahead_within(self, clk, t, n, 2, stop, far, credit, ctx);
+}
+
+uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time t, uint64_t n,
+                          unsigned span, des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
+                          void *ctx)
+{
+    des_time period = clk->period;
+    if (n == UINT64_MAX || n * period - t > span * period)
         return UINT64_MAX;
     des_time nt = n * period;
-    if (nt >= *stop)
+    des_time never = DES_NEVER;
+    if (!stop)   /* the block holds back what it counts after the engine's time */
+        stop = &never;
+    else if (nt >= *stop)
         *stop = MAX(*stop, des_stop_bound_deep(self, nt));
-    if (nt < *stop && nt >= *far)   /* from its next cycle: a later one only raises it */
+    /* From its next cycle: a later one only raises it. The plain bound
+     * first: it costs a look at each sender, the deep one at each
+     * sender's ports, and often suffices for the next cycle. */
+    if (nt < *stop && nt >= *far)
+        *far = MAX(*far, des_input_bound(self));
+    if (nt < *stop && nt >= *far)
         *far = MAX(*far, des_input_bound_deep(self, nt));
     return nt < *stop && nt < *far && nt < credit(ctx, nt) ? n : UINT64_MAX;
 }

@@ -140,3 +140,19 @@ des_actor *wakeheap_pop(wakeheap *h)
     }
     return top;
 }
+
+void wakeheap_remove(wakeheap *h, des_actor *a)
+{
+    if (a->id >= h->npos || h->pos[a->id] < 0)
+        return;
+    unsigned i = (unsigned)h->pos[a->id];
+    h->pos[a->id] = -1;
+    a->wake_at = DES_NEVER;
+    if (i == --h->n)
+        return;
+    place(h, i, h->e[h->n]);   /* the last entry fills the hole */
+    if (i > 0 && before(&h->e[i], &h->e[(i - 1) / 2]))
+        sift_up(h, i);
+    else
+        sift_down(h, i);
+}

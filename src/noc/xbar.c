@@ -25,6 +25,7 @@ static unsigned xbar_cycles(const xbar_params *p, const mem_pkt *m, unsigned f)
 }
 
 static void xbar_main(des_actor *self, void *data);
+static void pim_main(des_actor *self, void *data);
 
 xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_clock *clk,
                stats *st)
@@ -58,7 +59,14 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
     x->nonempty = g_new0(uint64_t, x->in_words);
     x->outact = g_new0(uint64_t, x->out_words);
     x->busy = g_new(unsigned, p->inputs);
-    x->actor = des_actor_new(e, name, xbar_main, x);
+    x->notes = g_array_new(FALSE, FALSE, sizeof(xbar_note));
+    if (p->arbiter == XBAR_PIM) {
+        x->final_cycle = UINT64_MAX;   /* pim_main stops at the stop bound */
+        x->actor = des_actor_new(e, name, pim_main, x);
+    } else {
+        x->actor = des_actor_new(e, name, xbar_main, x);
+        des_actor_wake_on_edges(x->actor, clk);   /* xbar_main acts on edges only */
+    }
     stats_hist_init_log2(&x->queue_delay, 16);
     if (st) {
         stats_counter(st, name, "packets", "packets", "packets delivered to outputs", &x->packets);
@@ -95,6 +103,7 @@ void xbar_connect_output(xbar *x, unsigned o, des_port *p) { x->out[o].port = p;
 
 void xbar_finish(xbar *x, des_time end)
 {
+    xbar_notes_close(x, end / x->clk->period);
     if (!x->st)
         return;
     for (unsigned i = 0; i < x->p.inputs; i++)
@@ -108,6 +117,15 @@ void xbar_finish(xbar *x, des_time end)
 }
 
 /* ---- VOQs ------------------------------------------------------------ */
+
+/* Deliveries to a full input need not wake the crossbar: the arbitration
+ * that makes room looks at them (next_event). PIM's loop runs the cycles
+ * it is woken for, so its inputs are never muted. */
+static void mute_input(const xbar *x, xbar_in *in, bool full)
+{
+    if (x->p.arbiter != XBAR_PIM)
+        des_port_mute(in->port, full);
+}
 
 static void voq_push(xbar *x, xbar_in *in, unsigned o, const mem_pkt *m, uint64_t cycle)
 {
@@ -144,8 +162,10 @@ static xbar_slot *voq_pop(xbar *x, xbar_in *in, unsigned o)
     }
     in->slots[s].next = in->free_head;
     in->free_head = s;
-    if (in->used == x->p.input_buffer)
-        x->in_full += x->cur_cycle - in->full_since;   /* full until this cycle */
+    if (in->used == x->p.input_buffer) {
+        xbar_note_add(x, x->cur_cycle, &x->in_full, x->cur_cycle - in->full_since, in->full_since);
+        mute_input(x, in, false);
+    }
     if (!--in->used) {
         unsigned i = (unsigned)(in - x->in);
         x->nonempty[i / 64] &= ~(1ull << (i % 64));
@@ -170,12 +190,12 @@ static void finish_transfers(xbar *x, uint64_t c, des_time t)
             continue;
         if (des_port_try_send(out->port, &out->pkt, t)) {
             if (out->blocked)
-                x->out_stall += c - out->blocked_since;
+                xbar_note_add(x, c, &x->out_stall, c - out->blocked_since, UINT64_MAX);
             out->has_pkt = false;
             out->blocked = false;
             if (!out->pending)
                 x->outact[o / 64] &= ~(1ull << (o % 64));
-            x->packets++;
+            xbar_note_add(x, c, &x->packets, 1, UINT64_MAX);
             x->in_flight--;
         } else {
             if (!out->blocked)
@@ -210,8 +230,10 @@ static void drain_inputs(xbar *x, uint64_t c, des_time t)
             uint64_t d = des_edge_at_or_after(x->clk, des_port_next(in->port)) / x->clk->period;
             voq_push(x, in, o, m, d < c ? d : c);
             des_port_pop(in->port, t);
-            if (in->used == x->p.input_buffer)
+            if (in->used == x->p.input_buffer) {
                 in->full_since = c;
+                mute_input(x, in, true);
+            }
         }
     }
 }
@@ -222,15 +244,15 @@ static void start_transfer(xbar *x, unsigned i, unsigned o, uint64_t c)
     xbar_slot *s = voq_pop(x, &x->in[i], o);
     unsigned f = xbar_flits(&x->p, &s->pkt);
     unsigned dur = xbar_cycles(&x->p, &s->pkt, f);
-    stats_hist_add(&x->queue_delay, c - s->arrived);
+    xbar_note_add(x, c, NULL, c - s->arrived, UINT64_MAX);
     x->in[i].busy_until = c + dur;
     x->freein[i / 64] &= ~(1ull << (i % 64));
     x->busy[x->nbusy++] = i;
     x->out[o].busy_until = c + dur;
     x->out[o].pkt = s->pkt;
     x->out[o].has_pkt = true;
-    x->busy_cycles += dur;
-    x->flits += f;
+    xbar_note_add(x, c, &x->busy_cycles, dur, UINT64_MAX);
+    xbar_note_add(x, c, &x->flits, f, UINT64_MAX);
     x->in_flight++;
 }
 
@@ -391,15 +413,21 @@ static uint64_t first_free_requester(const xbar *x, const uint64_t *req, uint64_
 }
 
 /* The next cycle after c at which something can happen without a new
- * arrival or a credit: a transfer finishing, or a queued packet whose
+ * arrival or a pop downstream: a transfer finishing, a queued packet whose
  * input and output are both free (RR and iSLIP change nothing, not even a
  * pointer, in a cycle without a transfer, so the cycles before that are
- * skipped rather than polled: issue 20). PIM too: the random numbers it
- * drew in the cycles it used to poll are drawn by pim_catch_up.
- * A blocked output is woken by its port's credit. UINT64_MAX when only an
- * arrival or a credit can help. */
-static uint64_t next_cycle(const xbar *x, uint64_t c)
+ * skipped rather than polled: issue 20), a delivery on an input with room,
+ * and with `credits` a blocked output's slot becoming visible. A delivery
+ * to a full input waits for the arbitration that makes room (the input is
+ * muted meanwhile), a blocked output whose port is full for the
+ * receiver's pop (which wakes the crossbar). With credits these are all
+ * the cycles in which anything can change, whatever the horizon: RR and
+ * iSLIP run them and only them, so their results do not depend on how far
+ * they run ahead (docs/des.md). UINT64_MAX when only an arrival or a pop
+ * can help. */
+static uint64_t next_event(const xbar *x, const des_actor *self, uint64_t c, bool credits)
 {
+    des_time period = x->clk->period;
     uint64_t n = UINT64_MAX;
     for (unsigned w = 0; w < x->out_words; w++)
     for (uint64_t v = x->outact[w]; v; v &= v - 1) {
@@ -407,11 +435,30 @@ static uint64_t next_cycle(const xbar *x, uint64_t c)
         const xbar_out *out = &x->out[o];
         uint64_t ready = out->busy_until > c ? out->busy_until : c + 1;
         if (out->has_pkt) {
-            if (!out->blocked)
+            if (out->blocked && credits) {
+                des_time r = des_port_next_space(out->port);
+                if (r != DES_NEVER)
+                    n = MIN(n, MAX(des_edge_at_or_after(x->clk, r) / period, c + 1));
+            } else if (!out->blocked) {
                 n = MIN(n, ready);
+            }
         } else if (out->pending && ready < n) {
             ready = MAX(ready, first_free_requester(x, &x->req[o * x->in_words], c));
             n = MIN(n, ready);
+        }
+    }
+    unsigned nw;
+    const uint64_t *busy = des_actor_busy_inputs(self, &nw);
+    for (unsigned w = 0; w < nw; w++)
+    for (uint64_t v = busy[w]; v; v &= v - 1) {
+        unsigned k = LOW_BIT(w, v);
+        if (k >= x->nin_of_port || x->in_of_port[k] < 0)
+            continue;
+        const xbar_in *in = &x->in[x->in_of_port[k]];
+        des_time d = des_port_next(in->port);
+        if (d != DES_NEVER && in->used < x->p.input_buffer) {
+            uint64_t dc = des_edge_at_or_after(x->clk, d) / period;
+            n = MIN(n, dc > c ? dc : c + 1);
         }
     }
     return n;
@@ -448,66 +495,130 @@ static void pim_catch_up(xbar *x, uint64_t last, uint64_t until)
                     rng_next(x);
 }
 
+static void run_cycle(xbar *x, uint64_t c, des_time t)
+{
+    finish_transfers(x, c, t);
+    drain_inputs(x, c, t);
+    if (x->queued) {
+        if (x->p.arbiter == XBAR_RR)
+            arbitrate_rr(x, c);
+        else
+            arbitrate_matching(x, c, x->p.arbiter == XBAR_PIM);
+    }
+}
+
+/* How many cycles ahead the next event may lie for the crossbar to run it
+ * at once (des_ahead_within): a data packet holds an output 5 cycles at the
+ * default widths. */
+#define XBAR_SPAN 8
+
+/* The run-ahead's bound from the output ports (des_port_credit_bound) for
+ * the cycle at t: an output sends at most one packet a cycle, and a port
+ * with a free slot answers try_send alike whatever pops are to come, so
+ * only an output holding a packet for a full port needs it. */
+static des_time credit_bound(void *ctx, des_time t)
+{
+    xbar *x = ctx;
+    des_time b = DES_NEVER;
+    for (unsigned w = 0; w < x->out_words; w++)
+    for (uint64_t v = x->outact[w]; v; v &= v - 1) {
+        xbar_out *out = &x->out[LOW_BIT(w, v)];
+        if (!out->has_pkt || des_port_count(out->port) < des_port_capacity(out->port))
+            continue;
+        /* A bound stays valid as time passes: recomputed once reached. */
+        if (t >= out->credit_at)
+            out->credit_at = MAX(out->credit_at, des_port_credit_bound(out->port, t));
+        b = MIN(b, out->credit_at);
+    }
+    return b;
+}
+
 static void xbar_main(des_actor *self, void *data)
 {
     xbar *x = data;
     des_engine *e = x->engine;
     des_time period = x->clk->period;
     des_time now = des_now(e);
-    uint64_t last_cycle = 0;
+    uint64_t last = 0;
+    bool ran = false;
+    /* The deep input bound, kept across wake-ups until a cycle reaches it
+     * (as the L2 slice does). Not the stop bound: its statistics past the
+     * engine's time are held back (xbar_journal.c). */
+    des_time far = 0;
+    for (;;) {
+        /* Woken on its clock's edges. A wake-up asked for earlier (a
+         * delivery to an input since filled, a cycle already run ahead)
+         * runs nothing when no event is due: the cycles run are the
+         * same whatever the horizon. */
+        uint64_t c = des_edge_at_or_after(x->clk, now) / period;
+        xbar_notes_commit(x, now / period);
+        uint64_t own = ran ? next_event(x, self, last, true) : c;
+        if (own > c) {
+            des_wake_instead(self, own != UINT64_MAX ? own * period : DES_NEVER);
+            now = des_block(self);
+            continue;
+        }
+        uint64_t events = 0;
+        for (;;) {
+            des_time t = c * period;
+            run_cycle(x, c, t);
+            last = c;
+            ran = true;
+            events++;
+            /* It runs ahead over exactly those cycles, up to the deep
+             * bounds from its neighbours' state and the credits of the
+             * ports its sends could fill (issue 20). */
+            own = next_event(x, self, c, true);
+            uint64_t nc = des_ahead_within(self, x->clk, t, own, XBAR_SPAN, NULL, &far, credit_bound, x);
+            if (nc == UINT64_MAX)
+                break;
+            c = nc;
+        }
+        des_count_events(e, events);
+        /* Wake-ups asked for the cycles it ran ahead over would find
+         * nothing to do: its next event and its ports' replace them. */
+        des_wake_instead(self, own != UINT64_MAX ? own * period : DES_NEVER);
+        now = des_block(self);
+    }
+}
+
+/* PIM keeps the loop it had before the deep bounds (issue 20): it runs
+ * ahead to the plain bounds over its own events and the deliveries to
+ * inputs with room, and runs the cycle it is woken for, or the one after
+ * the last it ran. Its random draws follow the cycles it runs, which this
+ * loop makes depend on how far it runs ahead; the loop above would move
+ * PIM's results (models/dwf.ini uses it), so PIM keeps this one and its
+ * results stay as they were. */
+static void pim_main(des_actor *self, void *data)
+{
+    xbar *x = data;
+    des_engine *e = x->engine;
+    des_time period = x->clk->period;
+    des_time now = des_now(e);
+    uint64_t last = 0;
     bool ran = false;
     for (;;) {
-        /* Exclusive. Beyond the lookahead up to what the senders' and
-         * receivers' state allows (des_input_bound, des_output_bound),
-         * never past a possible end of the run: a packet's arrival and its
-         * transfer's end then take one wake-up, not two (issue 20). */
         des_time horizon = now + des_lookahead(self);
         des_time b = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
         if (b > horizon)
             horizon = b;
         uint64_t c = des_edge_at_or_after(x->clk, now) / period;
-        if (ran && c <= last_cycle)
-            c = last_cycle + 1;
+        if (ran && c <= last)
+            c = last + 1;
         uint64_t events = 0;
         for (;;) {
             des_time t = c * period;
             if (t >= horizon)
                 break;
-            if (x->p.arbiter == XBAR_PIM && ran)
-                pim_catch_up(x, last_cycle, c);
-            finish_transfers(x, c, t);
-            drain_inputs(x, c, t);
-            if (x->queued) {
-                if (x->p.arbiter == XBAR_RR)
-                    arbitrate_rr(x, c);
-                else
-                    arbitrate_matching(x, c, x->p.arbiter == XBAR_PIM);
-            }
-            last_cycle = c;
+            if (ran)
+                pim_catch_up(x, last, c);
+            run_cycle(x, c, t);
+            last = c;
             ran = true;
             events++;
-            uint64_t n = next_cycle(x, c);
-            /* Inputs may deliver before n: look at the earliest (only
-             * ports holding a message have a next delivery). */
-            unsigned nw;
-            const uint64_t *busy = des_actor_busy_inputs(self, &nw);
-            for (unsigned w = 0; w < nw; w++)
-            for (uint64_t v = busy[w]; v; v &= v - 1) {
-                unsigned k = LOW_BIT(w, v);
-                if (k >= x->nin_of_port || x->in_of_port[k] < 0)
-                    continue;
-                const xbar_in *in = &x->in[x->in_of_port[k]];
-                des_time d = des_port_next(in->port);
-                if (d != DES_NEVER && in->used < x->p.input_buffer) {
-                    uint64_t dc = des_edge_at_or_after(x->clk, d) / period;
-                    n = MIN(n, dc > c ? dc : c + 1);
-                }
-            }
-            if (n == UINT64_MAX) {
-                c = UINT64_MAX;
+            c = next_event(x, self, c, false);
+            if (c == UINT64_MAX)
                 break;
-            }
-            c = n;
         }
         des_count_events(e, events);
         if (c != UINT64_MAX)

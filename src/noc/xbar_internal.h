@@ -2,6 +2,8 @@
 #ifndef SIMTGRID_XBAR_INTERNAL_H
 #define SIMTGRID_XBAR_INTERNAL_H
 
+#include <glib.h>
+
 #include "simtgrid/xbar.h"
 
 typedef struct xbar_slot {
@@ -28,7 +30,17 @@ typedef struct xbar_out {
     uint64_t busy_until, blocked_since;
     unsigned pending;   /* packets queued for this output over all inputs */
     unsigned rr;        /* round-robin / iSLIP grant pointer */
+    des_time credit_at; /* credit_bound's: valid until reached */
 } xbar_out;
+
+/* A statistics update held back: made at `cycle`, after the engine's
+ * time (xbar_journal.c). counter NULL: a queue_delay sample v. from: for
+ * input_full_cycles, the cycle the input became full, else UINT64_MAX. */
+typedef struct xbar_note {
+    uint64_t cycle;
+    uint64_t *counter;
+    uint64_t v, from;
+} xbar_note;
 
 struct xbar {
     xbar_params p;
@@ -57,6 +69,18 @@ struct xbar {
     uint64_t rng;
     uint64_t packets, flits, busy_cycles, out_stall, in_full;
     stats_hist queue_delay;
+    GArray *notes;           /* xbar_note, in cycle order, from notes_head */
+    unsigned notes_head;
+    uint64_t final_cycle;    /* updates at or before it are counted at once */
 };
+
+/* Counts v into *counter (or a queue_delay sample) at cycle c, or holds
+ * it back when c is after final_cycle. */
+void xbar_note_add(xbar *x, uint64_t c, uint64_t *counter, uint64_t v, uint64_t from);
+/* The engine's time has reached cycle `final`: counts the notes due. */
+void xbar_notes_commit(xbar *x, uint64_t final);
+/* The run ended at cycle `end`: counts the notes at or before it, and of
+ * the rest the full-input cycles up to it. */
+void xbar_notes_close(xbar *x, uint64_t end);
 
 #endif

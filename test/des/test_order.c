@@ -56,3 +56,53 @@ Test(order, same_time_blocks_run_in_id_order_whoever_advanced_time)
         cr_expect_eq(lg.who[i], who[i], "entry %u: block a%u ran, a%u expected", i, lg.who[i], who[i]);
     }
 }
+
+typedef struct replacer {
+    des_time asked, instead;   /* at its set-up run: des_wake_at(asked), then des_wake_instead(instead) */
+} replacer;
+
+static void replacer_main(des_actor *self, void *data)
+{
+    replacer *r = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (bool first = true;; first = false) {
+        if (lg.n < 16) {
+            lg.at[lg.n] = now;
+            lg.who[lg.n++] = 9;
+        }
+        if (first) {
+            des_wake_at(self, r->asked);
+            des_wake_instead(self, r->instead);
+        }
+        now = des_block(self);
+    }
+}
+
+Test(order, wake_instead_replaces_an_earlier_request)
+{
+    /* Four blocks wake at 3, 4, 6 and 7; the replacer asks for 2, then
+     * for 5 instead (a later time: des_wake_at would keep 2). Taken out of
+     * the wake-up heap and put back, it runs at 5 and not at 2, and the
+     * others at their own times. Expected log after the set-up runs at 0
+     * (ids 0..3, then 9): 0 at 3, 1 at 4, 9 at 5, 2 at 6, 3 at 7. A second
+     * replacer asks for 4, then for no wake-up at all (DES_NEVER): it runs
+     * only at its set-up. */
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    cr_assert_not_null(e, "%s", err ? err : "");
+    static plan p[4] = {{0, {3}}, {1, {4}}, {2, {6}}, {3, {7}}};
+    for (unsigned i = 0; i < 4; i++)
+        des_actor_new(e, "a", block_main, &p[i]);
+    static replacer r = {2, 5}, never = {4, DES_NEVER};
+    des_actor_new(e, "r", replacer_main, &r);
+    des_actor_new(e, "n", replacer_main, &never);
+    lg.n = 0;
+    des_run(e);
+    const des_time at[] = {0, 0, 0, 0, 0, 0, 3, 4, 5, 6, 7};
+    const unsigned who[] = {0, 1, 2, 3, 9, 9, 0, 1, 9, 2, 3};
+    cr_assert_eq(lg.n, 11);
+    for (unsigned i = 0; i < 11; i++) {
+        cr_expect_eq(lg.at[i], at[i], "entry %u", i);
+        cr_expect_eq(lg.who[i], who[i], "entry %u: block %u ran, %u expected", i, lg.who[i], who[i]);
+    }
+}

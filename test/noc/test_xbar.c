@@ -341,3 +341,132 @@ Test(xbar, pim_does_not_poll_while_a_packet_waits)
     cr_assert_eq(k.id[0] + k.id[1], 1000);
     cr_assert_eq(des_get_counters(e).events, 4);
 }
+
+Test(xbar, blocked_output_sends_at_its_credit_while_running_ahead)
+{
+    /* 2 inputs, 2 outputs, iSLIP, output ports of 1 packet. Input 0 sends
+     * two 1-flit packets to output 0 at 0; sink 0 pops nothing before 20.
+     *  a1: at the crossbar 1, transfer 1..2, into the output port at 2
+     *      (delivered 6): the port is full until sink 0 pops.
+     *  a2: transfer 2..3, then blocked on the full port.
+     *  20: sink 0 pops a1; the slot is visible to the crossbar at
+     *      20 + 4 (credits take the port's latency).
+     *  b: sent to output 1 at 20, at the crossbar 21, transfer of 5 flits
+     *      (128 B + 8 B header) 21..26, delivered 26 + 4 = 30.
+     * Woken at 21 for b, the crossbar runs ahead (its senders are idle, so
+     * nothing bounds it) and must stop at the credit's cycle, 24, between
+     * b's start and end: a2 leaves at 24 and is delivered at 28, not with
+     * b's end at 26 (delivered 30). */
+    des_engine *e = boot();
+    xbar_params p = params(2, 2, XBAR_ISLIP);
+    p.output_buffer = 1;
+    xbar *x = xbar_new(e, "x", &p, &clk[0], NULL);
+    static src s0, s1;
+    static sink k0 = {.start = 20}, k1;
+    des_actor *a0 = des_actor_new(e, "s0", src_main, &s0);
+    des_actor *a1 = des_actor_new(e, "s1", src_main, &s1);
+    des_actor *b0 = des_actor_new(e, "k0", sink_main, &k0);
+    des_actor *b1 = des_actor_new(e, "k1", sink_main, &k1);
+    s0.out = gpu_link_xbar_in(x, 0, a0, &p, &clk[0]);
+    s1.out = gpu_link_xbar_in(x, 1, a1, &p, &clk[0]);
+    k0.in = gpu_link_xbar_out(x, 0, b0, &p, &clk[0]);
+    k1.in = gpu_link_xbar_out(x, 1, b1, &p, &clk[0]);
+    mem_pkt m = {.id = 1, .dst = 0};
+    cr_assert(des_port_try_send(s0.out, &m, 0));
+    m.id = 2;
+    cr_assert(des_port_try_send(s0.out, &m, 0));
+    m = (mem_pkt){.id = 3, .dst = 1, .bytes = 128};
+    cr_assert(des_port_try_send(s1.out, &m, 20));
+    des_run(e);
+    cr_assert_eq(k0.n, 2);
+    cr_expect_eq(k0.at[0], 20);
+    cr_expect_eq(k0.at[1], 28, "a2 at %llu", (unsigned long long)k0.at[1]);
+    cr_assert_eq(k1.n, 1);
+    cr_expect_eq(k1.at[0], 30);
+}
+
+/* Ends the run (des_stop) at *data. */
+static void stopper_main(des_actor *self, void *data)
+{
+    const des_time *at = data;
+    des_engine *e = des_actor_engine(self);
+    des_time now = des_now(e);
+    while (now < *at) {
+        des_wake_at(self, *at);
+        now = des_block(self);
+    }
+    des_stop(e);
+}
+
+/* One input to one output under round-robin: n packets of `bytes` from
+ * a source, a sink that pops at once, a block that ends the run at
+ * stop_at. Runs it and finishes the crossbar; returns the end. */
+static des_time run_until_stop(xbar_params p, unsigned n, uint16_t bytes, des_time stop_at, stats *st)
+{
+    des_engine *e = boot();
+    xbar *x = xbar_new(e, "x", &p, &clk[0], st);
+    static src s;
+    static sink k;
+    static des_time at;
+    s = (src){.n = n, .bytes = bytes};
+    at = stop_at;
+    des_actor *sa = des_actor_new(e, "src", src_main, &s);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    des_actor *da = des_actor_new(e, "stop", stopper_main, &at);
+    des_actor_may_end_run(da);
+    s.out = gpu_link_xbar_in(x, 0, sa, &p, &clk[0]);
+    k.in = gpu_link_xbar_out(x, 0, ka, &p, &clk[0]);
+    des_time end = des_run(e);
+    xbar_finish(x, end);
+    return end;
+}
+
+Test(xbar, statistics_stop_at_the_end_of_the_run_however_far_it_ran_ahead)
+{
+    /* 1 input, 1 output, round-robin; three 128 B packets (5 flits with
+     * the 8 B header) sent at 0, at the crossbar at 1: transfers 1..6,
+     * 6..11 and 11..16, sent into the output port at 6, 11 and 16. A
+     * block that may end the run stops it at 8. Its sender idle, nothing
+     * bounds the crossbar but the end, which it does not wait for: woken
+     * at 1 it runs all three transfers. Its statistics as of the end, as
+     * if it had stepped: packets 1 (sent at 6), flits and busy cycles 10
+     * (the transfers started at 1 and 6), queue delays 0 and 5 (the
+     * second waited from 1 to 6): mean 2.5. */
+    stats *st = stats_new();
+    cr_assert_eq(run_until_stop(params(1, 1, XBAR_RR), 3, 128, 8, st), 8);
+    uint64_t packets = 0, flits = 0, busy = 0;
+    double mean = 0;
+    cr_assert(stats_get_counter(st, "x", "packets", &packets));
+    cr_assert(stats_get_counter(st, "x", "flits", &flits));
+    cr_assert(stats_get_counter(st, "x", "busy_cycles", &busy));
+    cr_assert(stats_get_derived(st, "x", "mean_queue_delay", &mean));
+    cr_expect_eq(packets, 1);
+    cr_expect_eq(flits, 10);
+    cr_expect_eq(busy, 10);
+    cr_expect_float_eq(mean, 2.5, 1e-9, "mean queue delay %g", mean);
+    stats_free(st);
+}
+
+Test(xbar, a_full_input_counts_its_cycles_up_to_the_end_of_the_run)
+{
+    /* 1 input, 1 output, round-robin, input buffer 1 (its port holds 1):
+     * two 128 B packets (5 flits). p1 sent at 0, at the crossbar 1,
+     * granted at once (transfer 1..6), its slot visible to the sender at
+     * 2; p2 sent at 2, at 3, into the buffer (full from 3), granted at 6
+     * when the output frees. The run ends at 5. Woken at 3, its sender
+     * done, the crossbar runs ahead to 6 and past: as of the end, the input
+     * was full from 3: 2 cycles (not the 3 to its grant at 6); packets 0
+     * (p1 leaves at 6), flits 5 (p1's transfer started at 1). */
+    xbar_params p = params(1, 1, XBAR_RR);
+    p.input_buffer = 1;
+    stats *st = stats_new();
+    cr_assert_eq(run_until_stop(p, 2, 128, 5, st), 5);
+    uint64_t full = 0, packets = 0, flits = 0;
+    cr_assert(stats_get_counter(st, "x", "input_full_cycles", &full));
+    cr_assert(stats_get_counter(st, "x", "packets", &packets));
+    cr_assert(stats_get_counter(st, "x", "flits", &flits));
+    cr_expect_eq(full, 2);
+    cr_expect_eq(packets, 0);
+    cr_expect_eq(flits, 5);
+    stats_free(st);
+}
