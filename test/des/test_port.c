@@ -302,6 +302,7 @@ typedef struct bounder {
     des_time at[8], bound[8], out[8], stop[8];
     des_time in_deep[8], stop_deep[8], credit[8];   /* the deep bounds; credit: back's */
     des_time in_later[8];   /* des_input_bound_deep from now + 4 */
+    des_time arr1[8], arr0[8];   /* des_port_arrival_bound of `in`, depth 1 and 0 */
     int n;
 } bounder;
 
@@ -318,6 +319,8 @@ static void bounder_main(des_actor *self, void *data)
             b->in_later[b->n] = des_input_bound_deep(self, now + 4);
             b->stop_deep[b->n] = des_stop_bound_deep(self, now);
             b->credit[b->n] = b->back ? des_port_credit_bound(b->back, now) : 0;
+            b->arr1[b->n] = des_port_arrival_bound(self, b->in, DES_NEVER, 1);
+            b->arr0[b->n] = des_port_arrival_bound(self, b->in, DES_NEVER, 0);
             b->bound[b->n++] = des_input_bound(self);
         }
         while (des_port_peek(b->in, now))
@@ -413,6 +416,32 @@ Test(port, deep_bounds_look_through_the_far_end_inputs)
     }
 }
 
+Test(port, arrival_bound_leaves_out_the_loop_through_the_asker)
+{
+    /* The case above, asked through des_port_arrival_bound with the loop
+     * through B left out (B says it sends nothing before the answer): A's
+     * earliest run is then its pending wake-up alone, at depth 1 (its one
+     * input is B's port back) as at depth 0 (the wake-up only). At 0 and 3
+     * A waits for 10: 10 + 3 = 13 both times (the deep bound, which counts
+     * B's sends from now: 8 and 11). At 13 A has ended and asks for
+     * nothing: no arrival before the run's end, DES_NEVER (no limit set,
+     * no probe). */
+    des_engine *e = boot();
+    static script a = {.n = 2, .when = {0, 10}, .id = {1, 2}};
+    static bounder b;
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rb = des_actor_new(e, "b", bounder_main, &b);
+    a.out = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    b.back = des_port_new(e, "back", sizeof(msg), 4, 5, rb, sa);
+    des_run(e);
+    cr_assert_eq(b.n, 3);
+    const des_time at[3] = {0, 3, 13}, arr[3] = {13, 13, DES_NEVER};
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(b.at[i], at[i], "wake-up %d", i);
+        cr_assert_eq(b.arr0[i], arr[i], "wake-up %d", i);
+    }
+}
+
 Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
 {
     /* The sender is created after the receiver, so at 0 it is due and has
@@ -427,6 +456,8 @@ Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
     des_run(e);
     cr_assert_eq(b.at[0], 0);
     cr_assert_eq(b.bound[0], 3);
+    cr_assert_eq(b.arr0[0], 3);   /* due now: now, whatever its wake-up */
+    cr_assert_eq(b.arr1[0], 3);
     cr_assert_eq(b.stop[0], DES_NEVER);   /* no block may end the run */
 }
 
