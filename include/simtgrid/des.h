@@ -174,6 +174,18 @@ des_time des_stop_bound(const des_actor *self);
 des_time des_input_bound_deep(const des_actor *self, des_time from);
 des_time des_port_credit_bound(const des_port *p, des_time from);
 des_time des_stop_bound_deep(const des_actor *self, des_time from);
+/* Per input port, for a block that knows more of its senders than the
+ * ports tell (issue 20, the lone SM): the earliest arrival on `self`'s
+ * input `p` of a message not yet sent, capped by the run's limit and the
+ * next probe. depth > 0: the sender's earliest run looked at `depth`
+ * levels through its own ports (as des_input_bound_deep; `from` as there,
+ * DES_NEVER when `self` sends nothing before the answer or stops its
+ * run-ahead at each send plus the loop's latency itself, and as much for
+ * each pop of a port whose sender waits for a slot). depth 0: the
+ * sender's pending wake-up only (now when it is due now and has not run),
+ * for a sender that the caller knows nothing but `self` can wake. */
+des_time des_port_arrival_bound(const des_actor *self, const des_port *p, des_time from,
+                                unsigned depth);
 /* A block on clock `clk` that runs ahead over the cycles it would be
  * woken for (the L2 slice, the DRAM channel): after its cycle at t, with
  * `own` its own next cycle (UINT64_MAX: none), the cycle it may run at
@@ -256,6 +268,7 @@ des_time des_port_next(const des_port *p);
  * must not rely on such wake-ups for anything else. */
 void des_port_mute(des_port *p, bool muted);
 unsigned des_port_count(const des_port *p);   /* queued or in flight */
+bool des_port_sender_waiting(const des_port *p);   /* a send failed; a pop wakes it */
 unsigned des_port_capacity(const des_port *p);
 /* The port's index among its receiver's inputs (creation order). */
 unsigned des_port_input_index(const des_port *p);

@@ -131,6 +131,29 @@ des_time des_input_bound_deep(const des_actor *self, des_time from)
     return b;
 }
 
+des_time des_port_arrival_bound(const des_actor *self, const des_port *p, des_time from,
+                                unsigned depth)
+{
+    const des_engine *e = self->engine;
+    des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
+    const des_actor *a = p->sender;
+    des_time r;
+    if (depth) {
+        /* A loop through self left out: counted from a time far enough not
+         * to bound anything, and small enough not to overflow. */
+        r = earliest_run(e, self, from == DES_NEVER ? DES_NEVER / 2 : from, a, depth);
+        if (r >= DES_NEVER / 2)
+            r = DES_NEVER;
+    }
+    else if (a == self)
+        r = from;
+    else if (!a || (a->batch_at == e->now && a->id > self->id))
+        r = e->now;
+    else
+        r = a->edges && a->wake_at != DES_NEVER ? des_edge_at_or_after(a->edges, a->wake_at) : a->wake_at;
+    return r >= b || r + p->latency > b ? b : r + p->latency;
+}
+
 des_time des_port_credit_bound(const des_port *p, des_time from)
 {
     return after(earliest_run(p->engine, p->sender, from, p->receiver, 1), p->credit_delay);
@@ -263,6 +286,7 @@ const char *des_port_name(const des_port *p) { return p->name; }
 unsigned des_port_input_index(const des_port *p) { return p->rx_bit; }
 des_time des_port_latency(const des_port *p) { return p->latency; }
 unsigned des_port_count(const des_port *p) { return p->count; }
+bool des_port_sender_waiting(const des_port *p) { return p->sender_waiting; }
 unsigned des_port_capacity(const des_port *p) { return p->cap; }
 
 unsigned des_port_space(des_port *p, des_time t)

@@ -302,6 +302,7 @@ typedef struct bounder {
     des_time at[8], bound[8], out[8], stop[8];
     des_time in_deep[8], stop_deep[8], credit[8];   /* the deep bounds; credit: back's */
     des_time in_later[8];   /* des_input_bound_deep from now + 4 */
+    des_time arr1[8], arr0[8];   /* des_port_arrival_bound of `in`, depth 1 and 0 */
     int n;
 } bounder;
 
@@ -318,6 +319,8 @@ static void bounder_main(des_actor *self, void *data)
             b->in_later[b->n] = des_input_bound_deep(self, now + 4);
             b->stop_deep[b->n] = des_stop_bound_deep(self, now);
             b->credit[b->n] = b->back ? des_port_credit_bound(b->back, now) : 0;
+            b->arr1[b->n] = des_port_arrival_bound(self, b->in, DES_NEVER, 1);
+            b->arr0[b->n] = des_port_arrival_bound(self, b->in, DES_NEVER, 0);
             b->bound[b->n++] = des_input_bound(self);
         }
         while (des_port_peek(b->in, now))
@@ -391,7 +394,12 @@ Test(port, deep_bounds_look_through_the_far_end_inputs)
      * 13, 23 (the plain output bound: 8, 11, 21). With B sending no
      * sooner than now + 4, A's earliest run is min(A's wake-up, now + 4 +
      * 5) and the deep input bound min(10, 9) + 3 = 12, min(10, 12) + 3 =
-     * 13, 13 + 4 + 5 + 3 = 25. */
+     * 13, 13 + 4 + 5 + 3 = 25. des_port_arrival_bound with the loop
+     * through B left out (B says it sends nothing before the answer): A's
+     * earliest run is its pending wake-up alone, at depth 1 (its one
+     * input is B's port back) as at depth 0 (the wake-up only): 10 + 3 =
+     * 13 at 0 and at 3; at 13 A has ended and asks for nothing: DES_NEVER
+     * (no limit set, no probe). */
     des_engine *e = boot();
     static script a = {.n = 2, .when = {0, 10}, .id = {1, 2}};
     static bounder b;
@@ -403,13 +411,15 @@ Test(port, deep_bounds_look_through_the_far_end_inputs)
     des_run(e);
     cr_assert_eq(b.n, 3);
     const des_time at[3] = {0, 3, 13}, in[3] = {8, 11, 21}, stop[3] = {6, 9, 19}, credit[3] = {10, 13, 23};
-    const des_time later[3] = {12, 13, 25};
+    const des_time later[3] = {12, 13, 25}, arr[3] = {13, 13, DES_NEVER};
     for (int i = 0; i < 3; i++) {
         cr_assert_eq(b.at[i], at[i], "wake-up %d", i);
         cr_assert_eq(b.in_deep[i], in[i], "wake-up %d", i);
         cr_assert_eq(b.stop_deep[i], stop[i], "wake-up %d", i);
         cr_assert_eq(b.credit[i], credit[i], "wake-up %d", i);
         cr_assert_eq(b.in_later[i], later[i], "wake-up %d", i);
+        cr_assert_eq(b.arr1[i], arr[i], "wake-up %d", i);
+        cr_assert_eq(b.arr0[i], arr[i], "wake-up %d", i);
     }
 }
 
@@ -427,6 +437,8 @@ Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)
     des_run(e);
     cr_assert_eq(b.at[0], 0);
     cr_assert_eq(b.bound[0], 3);
+    cr_assert_eq(b.arr0[0], 3);   /* due now: now, whatever its wake-up */
+    cr_assert_eq(b.arr1[0], 3);
     cr_assert_eq(b.stop[0], DES_NEVER);   /* no block may end the run */
 }
 
