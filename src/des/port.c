@@ -118,6 +118,8 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
     return a->edges && b != DES_NEVER ? des_edge_at_or_after(a->edges, b) : b;
 }
 
+void des_actor_plain_input_bound(des_actor *a) { a->plain_in_bound = true; }
+
 des_time des_input_bound_deep(const des_actor *self, des_time from)
 {
     const des_engine *e = self->engine;
@@ -208,10 +210,11 @@ uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time 
         *stop = MAX(*stop, des_stop_bound_deep(self, nt));
     /* From its next cycle: a later one only raises it. The plain bound
      * first: it costs a look at each sender, the deep one at each
-     * sender's ports, and often suffices for the next cycle. */
+     * sender's ports, and often suffices for the next cycle; the deep one
+     * not at all where the block says so (des_actor_plain_input_bound). */
     if (nt < *stop && nt >= *far)
         *far = MAX(*far, des_input_bound(self));
-    if (nt < *stop && nt >= *far)
+    if (nt < *stop && nt >= *far && !self->plain_in_bound)
         *far = MAX(*far, des_input_bound_deep(self, nt));
     return nt < *stop && nt < *far && nt < credit(ctx, nt) ? n : UINT64_MAX;
 }
