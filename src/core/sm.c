@@ -5,12 +5,12 @@
  *    latencies (memory responses, new CTAs), so from global time `now` it
  *    simulates every cycle up to now + H - 1, H = the smallest input
  *    latency; when it is the one SM holding CTAs, further, to the bounds
- *    of its senders' state (sm_lone.c). It sends requests stamped with its local time. Its output
- *    ports' credits (a freed slot is seen one latency after the pop) are
- *    the only thing it cannot know ahead: when the request port looks full
- *    at a local cycle that a pop not yet simulated could still free, the
- *    cycle is abandoned before it changes anything and redone when global
- *    time reaches it.
+ *    of its senders' state (sm_lone.c). It sends requests stamped with
+ *    its local time. Its output ports' credits (a freed slot is seen one
+ *    latency after the pop) are the only thing it cannot know ahead:
+ *    when the request port looks full at a local cycle that a pop not
+ *    yet simulated could still free, the cycle is abandoned before it
+ *    changes anything and redone when global time reaches it.
  *  - Skipping: a cycle in which nothing issued and no issue port is busy
  *    repeats until the next timed event (a warp leaving the pipeline, a
  *    unit freeing, a queued request, a report, a port delivery); the cycles
