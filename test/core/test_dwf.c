@@ -316,6 +316,11 @@ Test(dwf, bad_configurations)
     cr_assert_null(harness_try_new(sets3, &msg));
     cr_expect(strstr(msg, "multiple of core.dwf_lut_assoc"), "%s", msg);
     g_free(msg);
+    /* heap ports: 1..8 (DWF_HEAP_PORTS_MAX) */
+    const char *sets4[] = {"core.reconv=dwf", "core.dwf_heap_ports=9", NULL};
+    cr_assert_null(harness_try_new(sets4, &msg));
+    cr_expect(strstr(msg, "core.dwf_heap_ports"), "%s", msg);
+    g_free(msg);
 }
 
 /* DMaj starves a minority path (thesis 4.1/4.3, Black-Scholes: DMaj drains
