@@ -40,6 +40,7 @@ typedef enum core_dispatch_order { CORE_DISPATCH_RR, CORE_DISPATCH_H100 } core_d
 /* DWF issue policies and register-file models (core.dwf_policy, core.dwf_rf). */
 enum { DWF_POL_MAJ, DWF_POL_MIN, DWF_POL_TIME, DWF_POL_PC, DWF_POL_PDPRI };
 enum { DWF_RF_LAS, DWF_RF_IDEAL, DWF_RF_BANKS };
+#define DWF_HEAP_PORTS_MAX 8   /* core.dwf_heap_ports range */
 /* DPdPri's post-dominators (core.dwf_pdpri_count): of conditional branches, of every branch. */
 enum { DWF_PD_COND, DWF_PD_ANY };
 /* Where a lane-aware group's conflicting threads go (core.dwf_las_merge):
@@ -101,6 +102,7 @@ typedef struct core_params {
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;
     bool dwf_heap_infinite;
     unsigned dwf_heap_entries, dwf_mheap_lut_entries, dwf_mheap_lut_assoc;
+    unsigned dwf_heap_ports;       /* limited heap: parallel insertions (<= DWF_HEAP_PORTS_MAX) */
     unsigned oracle_dp_cells;      /* oracle: exact alignment up to this table size */
     unsigned mimd_pack_memory;     /* mimd: memory entities per issue slot (1 = alone) */
     /* dws (core.dws_*): structure sizes (slots resolved), subdivision and

@@ -126,6 +126,12 @@ void des_wake_instead(des_actor *a, des_time t);
  * them, which saves that empty wake-up and changes nothing else (issue 20:
  * a reply crossing clock domains arrives between the receiver's edges). */
 void des_actor_wake_on_edges(des_actor *a, const des_clock *clk);
+/* des_ahead_within and des_ahead_next use only the plain input bound for
+ * this actor, never the deep one: for a block with many senders (the
+ * H100's request crossbar has 132), where looking at every sender's ports
+ * each time its kept bound is reached costs more than the wake-ups it
+ * saves. A lower bound, so only the run-ahead shortens. */
+void des_actor_plain_input_bound(des_actor *a);
 /* How far past the current time this actor may simulate without yielding:
  * the minimum latency of its input ports and credit delay of its output
  * ports (DES_NEVER with no ports). Nothing another block does at the current
@@ -194,7 +200,7 @@ des_time des_port_arrival_bound(const des_actor *self, const des_port *p, des_ti
  * two periods (a farther one costs more in bounds than it saves) and
  * before the deep stop and input bounds (kept in *stop and *far across
  * its wake-ups: 0 before the first; the plain input bound is tried
- * first, being cheaper) and `credit(ctx, nt)`, its output
+ * first, being cheaper, and alone for des_actor_plain_input_bound) and `credit(ctx, nt)`, its output
  * ports' bound at that cycle's time nt. */
 uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t, uint64_t own,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),

@@ -46,7 +46,7 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.dwf_pdpri_count", dwf_pdpri_count, dwf_pd_names),
     PB_ENUM(core_params, "core.dwf_las_merge", dwf_las_merge, dwf_merge_names),
     B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
-    U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc),
+    U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc), U(dwf_heap_ports),
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),
     B(dws_branch_limited), B(dws_ready_queue), PB_ENUM(core_params, "core.dws_mem_split", dws_mem_split, dws_mem_names),
     U(dws_slip_limit), PB(core_params, "core.dws_slip_interval", dws_slip_interval, PF_U64), U(dws_slip_mem_pct),

@@ -76,3 +76,34 @@ unsigned dwf_heap_pop(dwf_heap *q, const uint32_t *cnt, int *pos, unsigned *g)
     }
     return swaps;
 }
+
+static uint64_t latest(const uint64_t *port, unsigned n)
+{
+    uint64_t m = port[0];
+    for (unsigned i = 1; i < n; i++)
+        if (port[i] > m)
+            m = port[i];
+    return m;
+}
+
+uint64_t dwf_heap_ports_insert(uint64_t *port, unsigned n, uint64_t k, unsigned swaps)
+{
+    unsigned best = 0;
+    for (unsigned i = 1; i < n; i++)
+        if (port[i] < port[best])
+            best = i;
+    if (port[best] < k)
+        port[best] = k;
+    port[best] += swaps;
+    return latest(port, n);
+}
+
+uint64_t dwf_heap_ports_pop(uint64_t *port, unsigned n, uint64_t k, unsigned swaps)
+{
+    uint64_t start = latest(port, n);
+    if (start < k)
+        start = k;
+    for (unsigned i = 0; i < n; i++)
+        port[i] = start + swaps;
+    return start + swaps;
+}

@@ -23,4 +23,13 @@ unsigned dwf_heap_raise(dwf_heap *q, unsigned g, const uint32_t *cnt, int *pos);
 /* Removes the root into *g (pos[*g] = -1) and sifts down. */
 unsigned dwf_heap_pop(dwf_heap *q, const uint32_t *cnt, int *pos, unsigned *g);
 
+/* Port timing of the limited heap ([T] 4.4.1-4.4.3: "one swap per cycle per
+ * warp", 2 read and 2 write ports "to perform 2 swaps in parallel to handle 2
+ * warp insertion[s]"): port[i] is the first cycle port i is free. An
+ * insertion's swaps run on the earliest-free port, one a cycle, from cycle k
+ * on; a pop's sift-down holds every port. Both return the first cycle the
+ * heap is balanced again (the latest port). */
+uint64_t dwf_heap_ports_insert(uint64_t *port, unsigned n, uint64_t k, unsigned swaps);
+uint64_t dwf_heap_ports_pop(uint64_t *port, unsigned n, uint64_t k, unsigned swaps);
+
 #endif

@@ -87,6 +87,7 @@ typedef struct dwf_state {
     unsigned *mset;          /* MHeap LUT: entries per set */
     unsigned msets;
     uint64_t heap_busy;      /* first cycle the heap is balanced again */
+    uint64_t hport[DWF_HEAP_PORTS_MAX];   /* first free cycle of each heap port */
     uint64_t heap_counted;   /* heap stall cycles counted up to here */
     unsigned bank_extra;
     sm_subwarp sw;           /* the issuing warp */
@@ -247,12 +248,13 @@ static void group_release(dwf_state *d, uint32_t g)
     d->gfree[d->ngfree++] = g;
 }
 
-static void heap_busy_add(dwf_state *d, uint64_t k, unsigned swaps)
+/* One swap per pipeline cycle on a port (core.dwf_heap_ports); a pop holds
+ * them all. */
+static void heap_busy_add(sm *s, dwf_state *d, uint64_t k, unsigned swaps, bool pop)
 {
     d->heap_swaps += swaps;
-    if (d->heap_busy < k)
-        d->heap_busy = k;
-    d->heap_busy += swaps;   /* one swap per pipeline cycle (2R/2W ports) */
+    unsigned n = s->p.dwf_heap_ports;
+    d->heap_busy = pop ? dwf_heap_ports_pop(d->hport, n, k, swaps) : dwf_heap_ports_insert(d->hport, n, k, swaps);
 }
 
 /* DMaj: group g's count grew; keep the heap in order ([T] Fig. 4.5 INSERT). */
@@ -264,7 +266,7 @@ static void maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
     if (d->hpos[g] >= 0) {
         unsigned sw = dwf_heap_raise(&d->heap, g, d->cnt, d->hpos);
         if (limited)
-            heap_busy_add(d, k, sw);
+            heap_busy_add(s, d, k, sw, false);
         return;
     }
     unsigned set = (uint32_t)d->g[g].key % d->msets;
@@ -278,7 +280,7 @@ static void maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
         d->mset[set]++;
     unsigned sw = dwf_heap_push(&d->heap, g, d->cnt, d->hpos);
     if (limited)
-        heap_busy_add(d, k, sw);
+        heap_busy_add(s, d, k, sw, false);
     if (d->heap.n > d->heap_max)
         d->heap_max = d->heap.n;
 }
@@ -643,7 +645,7 @@ static int pick_maj(sm *s, dwf_state *d, uint64_t k, bool relax, uint64_t *wake,
         unsigned sw = dwf_heap_pop(&d->heap, d->cnt, d->hpos, &g);
         if (limited) {
             d->mset[(uint32_t)d->g[g].key % d->msets]--;
-            heap_busy_add(d, k, sw);
+            heap_busy_add(s, d, k, sw, true);
         }
         d->maj = g;
         if (d->nspill)

@@ -4,14 +4,13 @@
  *  - Run-ahead: nothing can reach the SM sooner than its input ports'
  *    latencies (memory responses, new CTAs), so from global time `now` it
  *    simulates every cycle up to now + H - 1, H = the smallest input
- *    latency; when it is the one SM holding CTAs, up to the bound of its
- *    senders' state (des_input_bound, see alone()), often a cycle or two
- *    more. It sends requests stamped with its local time. Its output
- *    ports' credits (a freed slot is seen one latency after the pop) are
- *    the only thing it cannot know ahead: when the request port looks full
- *    at a local cycle that a pop not yet simulated could still free, the
- *    cycle is abandoned before it changes anything and redone when global
- *    time reaches it.
+ *    latency; when it is the one SM holding CTAs, further, to the bounds
+ *    of its senders' state (sm_lone.c). It sends requests stamped with
+ *    its local time. Its output ports' credits (a freed slot is seen one
+ *    latency after the pop) are the only thing it cannot know ahead:
+ *    when the request port looks full at a local cycle that a pop not
+ *    yet simulated could still free, the cycle is abandoned before it
+ *    changes anything and redone when global time reaches it.
  *  - Skipping: a cycle in which nothing issued and no issue port is busy
  *    repeats until the next timed event (a warp leaving the pipeline, a
  *    unit freeing, a queued request, a report, a port delivery); the cycles
@@ -21,7 +20,7 @@
  *    response's delivery wakes it. */
 #include <string.h>
 
-#include "core/sm_internal.h"
+#include "core/sm_lone.h"
 
 static inline uint64_t min_u64(uint64_t a, uint64_t b) { return a < b ? a : b; }
 
@@ -44,114 +43,6 @@ static uint64_t next_event(const sm *s, uint64_t wake)
     if (s->cta_in)
         n = min_u64(n, cycle_at_or_after(s, des_port_next(s->cta_in)));
     return n;
-}
-
-/* True when this SM may run ahead to its ports' bound (des_input_bound)
- * rather than its input latency: no other SM holds a CTA or has one on its
- * way (the dispatcher's count; a CTA sent later arrives no sooner than the
- * dispatcher's term of that bound), so no other SM issues meanwhile and
- * the order of functional memory accesses between SMs cannot change; and
- * the SM shares nothing else with a block that may run meanwhile (the LD/ST
- * unit's feedback is read directly; a timeline trace is written in call
- * order). The bound covers the LD/ST unit's replies and the dispatcher's
- * CTAs (issue 20: a lone warp waits on one ALU result per wake-up). */
-static bool alone(const sm *s)
-{
-    return s->busy_sms && *s->busy_sms <= 1 && !s->fb && !s->tr;
-}
-
-/* The lone SM's run-ahead past des_input_bound (issue 20: a lone warp
- * waits 4 to 7 cycles on each dependent ALU result, and each wait was a
- * wake-up). When no other SM holds a CTA, only two blocks send to this
- * SM: its LD/ST unit (or memory), whose earliest run is looked at
- * `LONE_DEPTH` levels through its ports (des_port_arrival_bound), and the
- * dispatcher, which nothing but this SM's reports can wake before its
- * pending wake-up. Both bounds leave out the loops through this SM: a
- * send at t (a request answered, a CTA report answered by a new CTA), or a
- * pop at t of a port whose sender waits for the slot, instead stops the
- * run-ahead at t plus that loop's latency (`cap`; every longer loop back
- * passes through one of the two input ports after one of these sends).
- * The horizon is the later of the plain bound and this one, both sound. */
-enum { LONE_DEPTH = 3 };
-
-typedef struct {
-    uint64_t shallow;   /* the horizon from the plain bounds */
-    des_time far;       /* the far bound, once computed */
-    des_time cap;       /* the earliest loop back from a send or pop so far */
-    bool tried;
-} lone_ahead;
-
-/* What the SM's ports hold: while the SM runs nothing else sends to its
- * inputs or pops its outputs, so a change is its own send or pop. */
-typedef struct {
-    unsigned req, done, resp, cta;
-} port_counts;
-
-static unsigned count_of(const des_port *p) { return p ? des_port_count(p) : 0; }
-
-static port_counts counts_of(const sm *s)
-{
-    return (port_counts){count_of(s->req_out), count_of(s->done_out), count_of(s->resp_in),
-                         count_of(s->cta_in)};
-}
-
-static uint64_t cycle_before(const sm *s, des_time t)
-{
-    return t == DES_NEVER ? NEVER_CYCLE - 1 : (t - 1) / s->clk->period;
-}
-
-static void lone_horizon(const sm *s, const lone_ahead *a, uint64_t *horizon)
-{
-    uint64_t f = cycle_before(s, a->far < a->cap ? a->far : a->cap);
-    *horizon = f > a->shallow ? f : a->shallow;
-}
-
-/* At the plain horizon: computes the far bound (once per wake-up); true
- * when it lets the SM go on. */
-static bool lone_extend(const sm *s, des_actor *self, lone_ahead *a, uint64_t *horizon)
-{
-    if (a->tried)
-        return false;
-    a->tried = true;
-    des_time b = DES_NEVER;
-    if (s->resp_in)
-        b = des_port_arrival_bound(self, s->resp_in, DES_NEVER, LONE_DEPTH);
-    if (s->cta_in)
-        b = MIN(b, des_port_arrival_bound(self, s->cta_in, DES_NEVER, 0));
-    a->far = b;
-    lone_horizon(s, a, horizon);
-    return s->cycle <= *horizon;
-}
-
-static void lone_loop(lone_ahead *a, des_time t)
-{
-    if (t < a->cap)
-        a->cap = t;
-}
-
-/* True when a cycle at t would pop an input. Past the plain bound the SM
- * pops nothing: a sender that stamps its sends ahead of its own time (the
- * ideal memory) would see the slot freed sooner than when stepping. */
-static bool lone_pops(const sm *s, des_time t)
-{
-    return (s->resp_in && des_port_next(s->resp_in) <= t) || (s->cta_in && des_port_next(s->cta_in) <= t);
-}
-
-/* After cycle k (at t): the loops its sends and pops start. */
-static void lone_after(const sm *s, lone_ahead *a, uint64_t *horizon, port_counts was, des_time t)
-{
-    port_counts now = counts_of(s);
-    if (now.req != was.req && s->resp_in)
-        lone_loop(a, t + des_port_latency(s->req_out) + des_port_latency(s->resp_in));
-    if (now.done != was.done && s->cta_in)
-        lone_loop(a, t + des_port_latency(s->done_out) + des_port_latency(s->cta_in));
-    /* a freed slot is seen one latency after the pop (des_port_new) */
-    if (now.resp != was.resp && des_port_sender_waiting(s->resp_in))
-        lone_loop(a, t + 2 * des_port_latency(s->resp_in));
-    if (now.cta != was.cta && des_port_sender_waiting(s->cta_in))
-        lone_loop(a, t + 2 * des_port_latency(s->cta_in));
-    if (a->tried)
-        lone_horizon(s, a, horizon);
 }
 
 /* Simulates cycle k. Returns the next cycle in which something may change
@@ -242,22 +133,18 @@ static void sm_main(des_actor *self, void *data)
         if (s->cta_in)
             h = min_u64(h, des_port_latency(s->cta_in));
         uint64_t horizon = h == DES_NEVER ? NEVER_CYCLE - 1 : (now + h - 1) / s->clk->period;
-        bool lone = alone(s);
-        if (lone) {
-            des_time b = des_input_bound(self);
-            uint64_t hb = b == DES_NEVER ? NEVER_CYCLE - 1 : (b - 1) / s->clk->period;
-            horizon = hb > horizon ? hb : horizon;
-        }
-        lone_ahead ahead = {.shallow = horizon, .far = DES_NEVER, .cap = DES_NEVER};
+        sm_lone ahead;
+        sm_lone_start(&ahead, s, self, &horizon);
         uint64_t next = s->cycle, simulated = 0;
         for (;;) {
-            if (s->cycle > horizon && (!lone || !lone_extend(s, self, &ahead, &horizon)))
+            if (s->cycle > horizon && (!ahead.on || !sm_lone_extend(&ahead, s, self, &horizon)))
                 break;
-            if (s->cycle > ahead.shallow && lone_pops(s, des_cycles(s->clk, s->cycle))) {
+            if (s->cycle > ahead.shallow && sm_lone_pops(s, s->cycle)) {
                 next = s->cycle;   /* a pop past the plain bound: when woken */
                 break;
             }
-            port_counts was = lone ? counts_of(s) : (port_counts){0};
+            if (ahead.on)
+                sm_lone_before(&ahead, s);
             bool aborted = false;
             uint64_t k = s->cycle;
             uint64_t nx = sm_cycle(s, k, now, &aborted);
@@ -266,8 +153,8 @@ static void sm_main(des_actor *self, void *data)
                 next = k;
                 break;
             }
-            if (lone)
-                lone_after(s, &ahead, &horizon, was, des_cycles(s->clk, k));
+            if (ahead.on)
+                sm_lone_after(&ahead, s, &horizon, des_cycles(s->clk, k));
             if (nx == NEVER_CYCLE || (s->wait_port && nx > k + 1)) {
                 /* Nothing timed before a port event; or the request port is
                  * full and its pop (a port wake-up) may come before nx: the
@@ -276,8 +163,8 @@ static void sm_main(des_actor *self, void *data)
                 next = nx;
                 break;
             }
-            if (lone && nx > horizon + 1)
-                (void)lone_extend(s, self, &ahead, &horizon);
+            if (ahead.on && nx > horizon + 1)
+                (void)sm_lone_extend(&ahead, s, self, &horizon);
             uint64_t until = nx < horizon + 1 ? nx : horizon + 1;
             if (until > k + 1 && s->snap_valid)
                 sm_account_replay(s, until - k - 1);

@@ -29,6 +29,7 @@ struct des_actor {
      * visit only the ports that can need them (issue 20). */
     uint64_t *in_busy, *out_wait;
     unsigned in_words, out_words;
+    bool plain_in_bound;    /* des_actor_plain_input_bound */
 };
 
 static inline void des_bit_set(uint64_t *s, unsigned k) { s[k / 64] |= 1ull << (k % 64); }

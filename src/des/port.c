@@ -27,6 +27,19 @@ struct des_port {
     bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
 };
 
+/* The run's own cap on every arrival bound: its limit and the next probe. */
+static des_time run_cap(const des_engine *e)
+{
+    return e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
+}
+
+/* Whether `a` (none counts too) is due now and has not run yet, as seen by
+ * `self`: a batch runs in id order, so it may still send now. */
+static bool due_unseen(const des_engine *e, const des_actor *self, const des_actor *a)
+{
+    return !a || (a->batch_at == e->now && a->id > self->id);
+}
+
 /* The earliest time at which `s` may send a message it has not sent yet,
  * as seen by `self`, running at the engine's current time: now when `s` is
  * due now and has not run yet (a batch runs in id order); else its pending
@@ -34,7 +47,7 @@ struct des_port {
  * lookahead after now. */
 static des_time earliest_send(const des_engine *e, const des_actor *self, const des_actor *s)
 {
-    if (!s || s == self || (s->batch_at == e->now && s->id > self->id) || s->lookahead == DES_NEVER)
+    if (s == self || due_unseen(e, self, s) || s->lookahead == DES_NEVER)
         return e->now;
     des_time t = e->now + s->lookahead;
     return s->wake_at < t ? s->wake_at : t;
@@ -58,8 +71,7 @@ static des_time bound_over(const des_actor *self, const GPtrArray *ports, bool i
 des_time des_input_bound(const des_actor *self)
 {
     const des_engine *e = self->engine;
-    return bound_over(self, self->inputs, true,
-                      e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next);
+    return bound_over(self, self->inputs, true, run_cap(e));
 }
 
 des_time des_output_bound(const des_actor *self) { return bound_over(self, self->outputs, false, DES_NEVER); }
@@ -80,6 +92,15 @@ des_time des_stop_bound(const des_actor *self)
  * nothing (the plain sum would wrap to a bound near 0). */
 static des_time after(des_time t, des_time d) { return t > DES_NEVER - d ? DES_NEVER : t + d; }
 
+static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
+                        unsigned depth);
+
+/* A block acting on edges runs at the first edge at or after t. */
+static des_time on_edge(const des_actor *a, des_time t)
+{
+    return a->edges && t != DES_NEVER ? des_edge_at_or_after(a->edges, t) : t;
+}
+
 /* The earliest time `a` can run again, as seen by `self` running at the
  * engine's current time, looking `depth` levels through the blocks that
  * can wake it: its pending wake-up, a message from one of its senders
@@ -94,7 +115,7 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
 {
     if (a == self)
         return from;
-    if (!a || (a->batch_at == e->now && a->id > self->id) || a->lookahead == DES_NEVER)
+    if (due_unseen(e, self, a) || a->lookahead == DES_NEVER)
         return e->now;
     des_time b;
     if (!depth) {
@@ -103,7 +124,7 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
         b = a->wake_at;
         for (unsigned i = 0; i < a->inputs->len; i++) {
             const des_port *p = g_ptr_array_index(a->inputs, i);
-            des_time t = after(earliest_run(e, self, from, p->sender, depth - 1), p->latency);
+            des_time t = arrival(e, self, from, p, depth - 1);
             if (t < b)
                 b = t;
         }
@@ -115,16 +136,26 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
                     b = t;
             }
     }
-    return a->edges && b != DES_NEVER ? des_edge_at_or_after(a->edges, b) : b;
+    return on_edge(a, b);
 }
+
+/* The earliest arrival on `p` of a message not yet sent: its sender's
+ * earliest run, `depth` levels deep, plus the port's latency. */
+static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
+                        unsigned depth)
+{
+    return after(earliest_run(e, self, from, p->sender, depth), p->latency);
+}
+
+void des_actor_plain_input_bound(des_actor *a) { a->plain_in_bound = true; }
 
 des_time des_input_bound_deep(const des_actor *self, des_time from)
 {
     const des_engine *e = self->engine;
-    des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
+    des_time b = run_cap(e);
     for (unsigned i = 0; i < self->inputs->len; i++) {
         const des_port *p = g_ptr_array_index(self->inputs, i);
-        des_time t = after(earliest_run(e, self, from, p->sender, 1), p->latency);
+        des_time t = arrival(e, self, from, p, 1);
         if (t < b)
             b = t;
     }
@@ -135,7 +166,6 @@ des_time des_port_arrival_bound(const des_actor *self, const des_port *p, des_ti
                                 unsigned depth)
 {
     const des_engine *e = self->engine;
-    des_time b = e->limit + 1 < e->probe_next ? e->limit + 1 : e->probe_next;
     const des_actor *a = p->sender;
     des_time r;
     if (depth) {
@@ -147,11 +177,11 @@ des_time des_port_arrival_bound(const des_actor *self, const des_port *p, des_ti
     }
     else if (a == self)
         r = from;
-    else if (!a || (a->batch_at == e->now && a->id > self->id))
+    else if (due_unseen(e, self, a))
         r = e->now;
     else
-        r = a->edges && a->wake_at != DES_NEVER ? des_edge_at_or_after(a->edges, a->wake_at) : a->wake_at;
-    return r >= b || r + p->latency > b ? b : r + p->latency;
+        r = on_edge(a, a->wake_at);   /* its pending wake-up only */
+    return MIN(run_cap(e), after(r, p->latency));
 }
 
 des_time des_port_credit_bound(const des_port *p, des_time from)
@@ -208,10 +238,11 @@ uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time 
         *stop = MAX(*stop, des_stop_bound_deep(self, nt));
     /* From its next cycle: a later one only raises it. The plain bound
      * first: it costs a look at each sender, the deep one at each
-     * sender's ports, and often suffices for the next cycle. */
+     * sender's ports, and often suffices for the next cycle; the deep one
+     * not at all where the block says so (des_actor_plain_input_bound). */
     if (nt < *stop && nt >= *far)
         *far = MAX(*far, des_input_bound(self));
-    if (nt < *stop && nt >= *far)
+    if (nt < *stop && nt >= *far && !self->plain_in_bound)
         *far = MAX(*far, des_input_bound_deep(self, nt));
     return nt < *stop && nt < *far && nt < credit(ctx, nt) ? n : UINT64_MAX;
 }

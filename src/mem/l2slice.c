@@ -2,6 +2,7 @@
 #include <glib.h>
 #include <math.h>
 
+#include "mem/atomic_lines.h"
 #include "mem/coalesce.h"
 #include "mem/l2slice.h"
 #include "simtgrid/memport.h"
@@ -13,13 +14,6 @@ typedef struct l2_req {
     uint64_t arrived;    /* L2 cycle the slice accepted it */
     int next_free;
 } l2_req;
-
-/* A line's atomic state: the earliest L2 cycle the next request on it that
- * is not forwarded may start its lanes (l2.atomic_line_gap). */
-typedef struct atomic_line_state {
-    uint64_t line;      /* the key */
-    double next;
-} atomic_line_state;
 
 typedef struct l2_ev {
     uint64_t ready;
@@ -39,7 +33,7 @@ struct l2slice {
     double atomic_rate, atomic_same;   /* ops per cycle; cycles between same-address ops */
     double atomic_forward_same;         /* ... between forwarded ones (l2.atomic_forward_cycles) */
     double atomic_line_gap;  /* l2.atomic_line_gap: 0 = the unit in order, no per-line state */
-    GHashTable *atomic_lines;   /* line -> atomic_line_state (with a gap) */
+    atomic_lines *atomic_lines; /* per-line next start (with a gap) */
     double atomic_held_rate; /* l2.atomic_held_line_lanes_per_cycle: 0 = off */
     bool atomic_booked;      /* a request has had the unit (atomic_line is one) */
     double atomic_free;     /* L2 cycle (fractional) the atomic unit can start its next op */
@@ -150,7 +144,7 @@ void l2slice_set_atomic_line_gap(l2slice *s, double cycles)
 {
     s->atomic_line_gap = cycles;
     if (cycles > 0 && !s->atomic_lines)
-        s->atomic_lines = g_hash_table_new_full(g_int64_hash, g_int64_equal, NULL, g_free);
+        s->atomic_lines = atomic_lines_new();
 }
 
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
@@ -218,8 +212,7 @@ void l2slice_free(l2slice *s)
     g_array_free(s->reqs, TRUE);
     g_array_free(s->timed, TRUE);
     g_queue_free(s->replies);
-    if (s->atomic_lines)
-        g_hash_table_destroy(s->atomic_lines);
+    atomic_lines_free(s->atomic_lines);
     g_free(s->name);
     g_free(s);
 }
@@ -308,18 +301,6 @@ static bool timed_pop_due(l2slice *s, uint64_t c, uint32_t *slot)
  * line, the unit serves the requests behind it on other lines (the unit's
  * time is the request's span plus 1/rate from its turn). A forwarded
  * request keeps the value in the unit and does not wait for the line. */
-static atomic_line_state *atomic_line(l2slice *s, uint64_t line)
-{
-    atomic_line_state *a = g_hash_table_lookup(s->atomic_lines, &line);
-    if (!a) {
-        a = g_new(atomic_line_state, 1);
-        a->line = line;
-        a->next = 0;
-        g_hash_table_insert(s->atomic_lines, &a->line, a);
-    }
-    return a;
-}
-
 static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
 {
     double n = m->lanes ? m->lanes : 1, h = m->hot_lanes ? m->hot_lanes : 1;
@@ -331,12 +312,12 @@ static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
     double op = held ? 1 / s->atomic_held_rate : 1 / s->atomic_rate;
     double turn = MAX((double)c, follows ? s->atomic_last + fw : s->atomic_free);
     double span = follows ? (n - 1) * fw : MAX((n - 1) * op, (h - 1) * s->atomic_same);
-    atomic_line_state *ln = s->atomic_line_gap > 0 ? atomic_line(s, m->addr) : NULL;
-    double start = ln && !follows ? MAX(turn, ln->next) : turn;
+    double *ln = s->atomic_line_gap > 0 ? atomic_lines_next(s->atomic_lines, m->addr, turn) : NULL;
+    double start = ln && !follows ? MAX(turn, *ln) : turn;
     double last = start + span;
     s->atomic_free = turn + span + op;
     if (ln)
-        ln->next = MAX(start + s->atomic_line_gap, last + op);
+        *ln = MAX(start + s->atomic_line_gap, last + op);
     s->atomic_booked = true;
     s->atomic_last = last;
     s->atomic_line = m->addr;

@@ -24,6 +24,9 @@ static unsigned xbar_cycles(const xbar_params *p, const mem_pkt *m, unsigned f)
     return (f + p->flits_per_cycle - 1) / p->flits_per_cycle;
 }
 
+/* The most inputs for which the crossbar uses the deep input bound. */
+#define XBAR_DEEP_INPUTS 64
+
 static void xbar_main(des_actor *self, void *data);
 static void pim_main(des_actor *self, void *data);
 
@@ -66,6 +69,11 @@ xbar *xbar_new(des_engine *e, const char *name, const xbar_params *p, const des_
     } else {
         x->actor = des_actor_new(e, name, xbar_main, x);
         des_actor_wake_on_edges(x->actor, clk);   /* xbar_main acts on edges only */
+        /* The deep input bound looks at every sender's ports each time the
+         * kept one is reached: with 132 senders (the H100's LD/ST units)
+         * that cost more than the wake-ups it saved (issue 20, speed13). */
+        if (p->inputs > XBAR_DEEP_INPUTS)
+            des_actor_plain_input_bound(x->actor);
     }
     stats_hist_init_log2(&x->queue_delay, 16);
     if (st) {

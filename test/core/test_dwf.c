@@ -131,6 +131,28 @@ Test(dwf, heap_order_and_swaps)
     dwf_heap_free(&q);
 }
 
+/* Heap port timing ([T] 4.4.3), worked by hand. Two insertions at cycle 100
+ * with 3 and 2 swaps: on two ports they run side by side (ports free at 103
+ * and 102: balanced at 103); on one port one after the other (100 + 3 + 2 =
+ * 105). A pop at 104 with 2 swaps holds every port: two ports start it at
+ * 104 (both free by then) and end at 106; one port starts it at 105 and
+ * ends at 107. An insertion at 110 with no swap is balanced at once (110). */
+Test(dwf, heap_ports_run_insertions_in_parallel)
+{
+    uint64_t two[2] = {0, 0}, one[1] = {0};
+    cr_expect_eq(dwf_heap_ports_insert(two, 2, 100, 3), 103u);
+    cr_expect_eq(dwf_heap_ports_insert(two, 2, 100, 2), 103u);
+    cr_expect_eq(two[1], 102u);
+    cr_expect_eq(dwf_heap_ports_insert(one, 1, 100, 3), 103u);
+    cr_expect_eq(dwf_heap_ports_insert(one, 1, 100, 2), 105u);
+    cr_expect_eq(dwf_heap_ports_pop(two, 2, 104, 2), 106u);
+    cr_expect_eq(two[0], 106u);
+    cr_expect_eq(two[1], 106u);
+    cr_expect_eq(dwf_heap_ports_pop(one, 1, 104, 2), 107u);
+    cr_expect_eq(dwf_heap_ports_insert(two, 2, 110, 0), 110u);
+    cr_expect_eq(dwf_heap_ports_insert(one, 1, 110, 0), 110u);
+}
+
 /* Bitonic's even/odd branch ([T] 4.2, thread swizzling): 16 warps of 4
  * threads (4 lanes, one warp a cycle), even threads take the branch. The
  * bodies (pcs 4-7 odd, 9-12 even) are 4 independent adds. */
@@ -293,6 +315,11 @@ Test(dwf, bad_configurations)
     const char *sets3[] = {"core.reconv=dwf", "core.dwf_lut_entries=10", NULL};
     cr_assert_null(harness_try_new(sets3, &msg));
     cr_expect(strstr(msg, "multiple of core.dwf_lut_assoc"), "%s", msg);
+    g_free(msg);
+    /* heap ports: 1..8 (DWF_HEAP_PORTS_MAX) */
+    const char *sets4[] = {"core.reconv=dwf", "core.dwf_heap_ports=9", NULL};
+    cr_assert_null(harness_try_new(sets4, &msg));
+    cr_expect(strstr(msg, "core.dwf_heap_ports"), "%s", msg);
     g_free(msg);
 }
 

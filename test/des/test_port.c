@@ -303,8 +303,17 @@ typedef struct bounder {
     des_time in_deep[8], stop_deep[8], credit[8];   /* the deep bounds; credit: back's */
     des_time in_later[8];   /* des_input_bound_deep from now + 4 */
     des_time arr1[8], arr0[8];   /* des_port_arrival_bound of `in`, depth 1 and 0 */
+    bool ahead_on;               /* ask des_ahead_within for cycle now + 7 */
+    uint64_t ahead[8];
     int n;
 } bounder;
+
+static des_time no_credit_bound(void *ctx, des_time t)
+{
+    (void)ctx;
+    (void)t;
+    return DES_NEVER;
+}
 
 static void bounder_main(des_actor *self, void *data)
 {
@@ -321,6 +330,10 @@ static void bounder_main(des_actor *self, void *data)
             b->credit[b->n] = b->back ? des_port_credit_bound(b->back, now) : 0;
             b->arr1[b->n] = des_port_arrival_bound(self, b->in, DES_NEVER, 1);
             b->arr0[b->n] = des_port_arrival_bound(self, b->in, DES_NEVER, 0);
+            if (b->ahead_on) {
+                des_time far = 0;
+                b->ahead[b->n] = des_ahead_within(self, &clk[0], now, now + 7, 8, NULL, &far, no_credit_bound, NULL);
+            }
             b->bound[b->n++] = des_input_bound(self);
         }
         while (des_port_peek(b->in, now))
@@ -421,6 +434,50 @@ Test(port, deep_bounds_look_through_the_far_end_inputs)
         cr_assert_eq(b.arr1[i], arr[i], "wake-up %d", i);
         cr_assert_eq(b.arr0[i], arr[i], "wake-up %d", i);
     }
+}
+
+/* The deep-bounds case (A sends at 0 and 10, latency 3, to B; B's port
+ * back to A has latency 5; one tick a cycle), B asking des_ahead_within
+ * whether it may run cycle now + 7 at once. */
+static void run_ahead_case(bounder *b, bool plain)
+{
+    des_engine *e = boot();
+    static script a;
+    a = (script){.n = 2, .when = {0, 10}, .id = {1, 2}};
+    des_actor *sa = des_actor_new(e, "a", sender_main, &a);
+    des_actor *rb = des_actor_new(e, "b", bounder_main, b);
+    if (plain)
+        des_actor_plain_input_bound(rb);
+    a.out = b->in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    b->back = des_port_new(e, "back", sizeof(msg), 4, 5, rb, sa);
+    b->ahead_on = true;
+    des_run(e);
+}
+
+Test(port, run_ahead_uses_the_deep_input_bound)
+{
+    /* At 0, 3 and 13 the plain input bound (6, 9, 19) does not pass now +
+     * 7 (7, 10, 20); the deep one from there does: A's earliest run is
+     * min(its wake-up, now + 7 + 5), plus 3: min(10, 12) + 3 = 13 > 7,
+     * min(10, 15) + 3 = 13 > 10, and at 13 (A ended) 20 + 5 + 3 = 28 >
+     * 20. So cycle now + 7 may run at once: 7, 10, 20. */
+    static bounder b;
+    run_ahead_case(&b, false);
+    cr_assert_eq(b.n, 3);
+    const uint64_t want[3] = {7, 10, 20};
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(b.ahead[i], want[i], "wake-up %d", i);
+}
+
+Test(port, run_ahead_with_the_plain_input_bound_only)
+{
+    /* As above with des_actor_plain_input_bound: only the plain bound (6,
+     * 9, 19), which does not pass now + 7, so the block waits each time. */
+    static bounder b;
+    run_ahead_case(&b, true);
+    cr_assert_eq(b.n, 3);
+    for (int i = 0; i < 3; i++)
+        cr_assert_eq(b.ahead[i], UINT64_MAX, "wake-up %d", i);
 }
 
 Test(port, input_bound_of_a_sender_not_yet_run_is_one_latency)

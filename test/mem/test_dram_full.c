@@ -166,6 +166,42 @@ Test(dram_full, tFAW_holds_the_fifth_activation_of_a_pseudo_channel)
     cr_assert_eq(st.activations, 6);
 }
 
+Test(dram_full, writes_of_all_pseudo_channels_share_one_data_bus)
+{
+    dram_params p;
+    full_params(&p);
+    p.banks = 16;
+    p.pseudo_channels = 4;   /* bank b in pseudo-channel b % 4 */
+    p.tCCD = 1;              /* shorter than a burst: the bus alone spaces them */
+    /* 16 writes of 128 B to 16 closed banks, all at 0: activations of
+     * different pseudo-channels need not wait tRRD for each other, but the
+     * data of all of them crosses the channel's one bus. A 128-B write is
+     * two 64-B bursts of BL/2 = 2 cycles: 4 bus cycles, 64 for all 16
+     * (2,048 B at 32 B per cycle). The first data cannot start before ACT 0
+     * + tRCD 12 + tWL 4 = 16, so the last write is done at 16 + 64 = 80 at
+     * the earliest, and no two writes' data overlap: sorted, the done
+     * cycles are at least 4 apart. */
+    script_req s[16];
+    for (unsigned i = 0; i < 16; i++)
+        s[i] = (script_req){.at = 0, .bank = i, .row = 1, .bytes = 128, .write = true};
+    uint64_t done[16];
+    memctrl_stats st;
+    play(&p, s, 16, done, &st);
+    cr_assert_eq(st.bus_busy_cycles, 64);
+    cr_assert_eq(st.column_commands, 32);
+    cr_assert_eq(st.activations, 16);
+    for (unsigned i = 1; i < 16; i++)   /* insertion sort */
+        for (unsigned j = i; j > 0 && done[j - 1] > done[j]; j--) {
+            uint64_t t = done[j];
+            done[j] = done[j - 1], done[j - 1] = t;
+        }
+    cr_assert_geq(done[0], 16 + 4);
+    for (unsigned i = 1; i < 16; i++)
+        cr_assert_geq(done[i], done[i - 1] + 4, "writes %u and %u overlap on the bus: done %lu and %lu",
+                      i - 1, i, (unsigned long)done[i - 1], (unsigned long)done[i]);
+    cr_assert_geq(done[15], 80);
+}
+
 Test(dram_full, two_banks_contend_for_the_data_bus)
 {
     dram_params p;
