@@ -83,6 +83,12 @@ des_time des_now(const des_engine *e);
 #define DES_MAX_PROBES 4
 typedef void (*des_probe_fn)(void *ctx, des_time t);
 void des_add_probe(des_engine *e, des_time period, des_probe_fn fn, void *ctx);
+/* A block that holds back its statistics for cycles it ran ahead of the
+ * engine's time (issue 20: the DRAM channel) registers fn: fn(ctx, t) is
+ * called before each probe at T with t = T - 1, and must then count every
+ * update it holds for a time <= t, so the probe reads the state at T. */
+typedef void (*des_journal_fn)(void *ctx, des_time t);
+void des_add_journal(des_engine *e, des_journal_fn fn, void *ctx);
 uint64_t des_ticks_per_us_of(const des_engine *e);
 void des_engine_free(des_engine *e);
 

@@ -88,6 +88,14 @@ struct des_engine {
     } probes[DES_MAX_PROBES];
     unsigned nprobes;
     des_time probe_next;
+    /* Blocks holding statistics back past the engine's time
+     * (des_add_journal): committed before each probe. */
+    GArray *journals;        /* struct des_journal */
+};
+
+struct des_journal {
+    des_journal_fn fn;
+    void *ctx;
 };
 
 void des_port_free(des_port *p);

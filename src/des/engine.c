@@ -115,6 +115,10 @@ static void run_probes(des_engine *e, des_time t)
                 first = &e->probes[i];
         if (!first || first->next > t)
             break;
+        for (unsigned i = 0; i < e->journals->len; i++) {
+            const struct des_journal *j = &g_array_index(e->journals, struct des_journal, i);
+            j->fn(j->ctx, first->next - 1);
+        }
         first->fn(first->ctx, first->next);
         first->next += first->period;
     }
@@ -130,6 +134,12 @@ void des_add_probe(des_engine *e, des_time period, des_probe_fn fn, void *ctx)
     e->probes[e->nprobes++] = (struct des_probe){period, period, fn, ctx};
     if (period < e->probe_next)
         e->probe_next = period;
+}
+
+void des_add_journal(des_engine *e, des_journal_fn fn, void *ctx)
+{
+    struct des_journal j = {fn, ctx};
+    g_array_append_val(e->journals, j);
 }
 
 /* Advance time: called by the last block of the current time to stop
@@ -282,6 +292,7 @@ des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **e
     e->actors = g_ptr_array_new();
     e->ports = g_ptr_array_new();
     e->enders = g_ptr_array_new();
+    e->journals = g_array_new(FALSE, FALSE, sizeof(struct des_journal));
     e->quiet = sg_sem_init(0);
     return e;
 }
@@ -354,6 +365,7 @@ void des_engine_free(des_engine *e)
     }
     g_ptr_array_free(e->ports, TRUE);
     g_ptr_array_free(e->enders, TRUE);
+    g_array_free(e->journals, TRUE);
     g_ptr_array_free(e->actors, TRUE);
     wakeheap_free(&e->heap);
     sg_sem_destroy(e->quiet);

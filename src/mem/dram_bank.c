@@ -110,26 +110,34 @@ void dram_bank_init(mc_bank *b, uint32_t group)
                    .bound = MC_NONE, .group = group, .cand = MC_NONE};
 }
 
-void dram_bank_view(memctrl_stats *st, mc_bank *b, const dram_bank_report *r)
+void dram_bank_count(memctrl_stats *st, mc_bank *b, uint32_t ev, uint64_t hold_wait)
 {
-    uint32_t ev = r->ev;
-    if (ev) {
-        if (ev & (DRAM_EV_ROW_HIT | DRAM_EV_ROW_MISS | DRAM_EV_ROW_CONFLICT))
-            b->started++;
-        if (ev & DRAM_EV_ROW_HIT) {
-            st->row_hits++;
-            b->row_hits++;
-        }
-        st->row_misses += !!(ev & DRAM_EV_ROW_MISS);
-        st->row_conflicts += !!(ev & DRAM_EV_ROW_CONFLICT);
-        st->activations += !!(ev & DRAM_EV_ACT);
-        st->precharges += !!(ev & DRAM_EV_PRE);
-        st->hint_holds += !!(ev & DRAM_EV_HOLD);
-        st->hint_hold_expired += !!(ev & DRAM_EV_HOLD_EXPIRED);
-        if (ev & DRAM_EV_HOLD_HIT) {
-            st->hint_hold_hits++;
-            stats_hist_add(&st->hold_wait, r->hold_wait);
-        }
+    if (ev & (DRAM_EV_ROW_HIT | DRAM_EV_ROW_MISS | DRAM_EV_ROW_CONFLICT))
+        b->started++;
+    if (ev & DRAM_EV_ROW_HIT) {
+        st->row_hits++;
+        b->row_hits++;
+    }
+    st->row_misses += !!(ev & DRAM_EV_ROW_MISS);
+    st->row_conflicts += !!(ev & DRAM_EV_ROW_CONFLICT);
+    st->activations += !!(ev & DRAM_EV_ACT);
+    st->precharges += !!(ev & DRAM_EV_PRE);
+    st->hint_holds += !!(ev & DRAM_EV_HOLD);
+    st->hint_hold_expired += !!(ev & DRAM_EV_HOLD_EXPIRED);
+    if (ev & DRAM_EV_HOLD_HIT) {
+        st->hint_hold_hits++;
+        stats_hist_add(&st->hold_wait, hold_wait);
+    }
+}
+
+/* Its statistics are held back while the channel runs ahead (memctrl_stats.c). */
+void dram_bank_view(memctrl *mc, mc_bank *b, const dram_bank_report *r)
+{
+    if (r->ev) {
+        if (mc_held(mc))
+            mc_note_add(mc, MC_NOTE_BANK, b, r->ev, r->hold_wait);
+        else
+            dram_bank_count(&mc->st, b, r->ev, r->hold_wait);
     }
     b->open_row = r->open_row;
     b->next_act = r->next_act;

@@ -77,7 +77,7 @@ void dram_bank_actor_init(dram_bank_actor *ba, des_lgroup *g, const char *name,
 
 /* The controller's view of a bank: reset, and updated from a report. */
 void dram_bank_init(mc_bank *b, uint32_t group);
-void dram_bank_view(memctrl_stats *st, mc_bank *b, const dram_bank_report *r);
+void dram_bank_view(memctrl *mc, mc_bank *b, const dram_bank_report *r);
 
 /* Bank b's candidate and the cycle its own state allows (see mc_bank): its
  * bound request, else the scheduler's offer among its waiting ones. */

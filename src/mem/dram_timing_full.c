@@ -107,8 +107,8 @@ static bool full_issue(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd c
     m->a = end;
     m->b = burst;
     mc->bus_free = end;
-    mc->st.bus_busy_cycles += burst;
-    mc->st.column_commands++;
+    mc_count(mc, &mc->st.bus_busy_cycles, burst);
+    mc_count(mc, &mc->st.column_commands, 1);
     mc->next_rd = mc_max(mc->next_rd, t + p->tCCD);
     mc->next_wr = mc_max(mc->next_wr, t + p->tCCD);
     if (p->bank_groups > 1)

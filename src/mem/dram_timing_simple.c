@@ -48,8 +48,8 @@ static bool simple_issue(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd
     uint64_t latency = b->open_row == r->row ? p->row_hit_latency : p->row_conflict_latency;
     uint64_t done = mc_max(mc_max(t + latency, t + d), mc->bus_free + d);
     mc->bus_free = done;
-    mc->st.bus_busy_cycles += d;
-    mc->st.column_commands++;
+    mc_count(mc, &mc->st.bus_busy_cycles, d);
+    mc_count(mc, &mc->st.column_commands, 1);
     m->a = done;
     m->b = d;
     r->bursts_left = 0;

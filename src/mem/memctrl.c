@@ -145,7 +145,7 @@ static void bank_exchange(memctrl *mc, uint32_t first, uint32_t end)
         des_lport *out = mc->bank_actors[k].out;
         const dram_bank_report *rep;
         while ((rep = des_lport_peek(out, mc->bank_tick))) {
-            dram_bank_view(&mc->st, &mc->banks[k], rep);
+            dram_bank_view(mc, &mc->banks[k], rep);
             des_lport_pop(out, mc->bank_tick);
         }
     }
@@ -158,7 +158,7 @@ static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     mc_req *r = &mc->reqs[i];
     bank_send(mc, r->bank, (dram_bank_msg){.kind = DRAM_BANK_START, .row = r->row});
     unlink_waiting(mc, i);
-    stats_hist_add(&mc->st.queue_delay, t - r->arrival);
+    mc_hist(mc, &mc->st.queue_delay, t - r->arrival);
     b->bound = i;
     b->dirty = true;
     mc->busy++;
@@ -216,13 +216,13 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     mc->busy--;
     maybe_deactivate(mc, r->bank);
     if (r->write) {
-        mc->st.writes++;
-        mc->st.bytes_written += r->bytes;
+        mc_count(mc, &mc->st.writes, 1);
+        mc_count(mc, &mc->st.bytes_written, r->bytes);
     } else {
-        mc->st.reads++;
-        mc->st.bytes_read += r->bytes;
+        mc_count(mc, &mc->st.reads, 1);
+        mc_count(mc, &mc->st.bytes_read, r->bytes);
     }
-    stats_hist_add(&mc->st.latency, r->done - r->arrival);
+    mc_hist(mc, &mc->st.latency, r->done - r->arrival);
     mc_done_ent e = {{r->addr, r->arrival, r->done, r->id, r->write}, r->seq};
     heap_push(mc, &e);
     (void)t;
@@ -272,13 +272,13 @@ static void refresh(memctrl *mc, uint64_t until)
     for (unsigned k = 0; k < mc->p.banks; k++)
         bank_send(mc, k, (dram_bank_msg){.kind = DRAM_BANK_REFRESH_END, .a = end});
     bank_exchange(mc, 0, mc->p.banks);
-    mc->st.refreshes++;
+    mc_count(mc, &mc->st.refreshes, 1);
     mc->refresh_due += mc->p.tREFI;
     /* Idle: every bank is closed and stays so, refreshes after this one
      * change nothing but the last one's end, so count them in one step. */
     if (mc->queued == 0 && mc->busy == 0 && mc->refresh_due < until) {
         uint64_t skip = (until - 1 - mc->refresh_due) / mc->p.tREFI;
-        mc->st.refreshes += skip;
+        mc_count(mc, &mc->st.refreshes, skip);
         mc->refresh_due += skip * mc->p.tREFI;
     }
 }
@@ -358,6 +358,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->ghead = mc->gtail = MC_NONE;
     mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
     mc->next_action = MEMCTRL_NEVER;
+    mc->final_cycle = UINT64_MAX;
     stats_hist_init_log2(&mc->st.queue_delay, 20);
     stats_hist_init_log2(&mc->st.hold_wait, 20);
     stats_hist_init_log2(&mc->st.latency, 20);
@@ -379,6 +380,7 @@ void memctrl_free(memctrl *mc)
     g_free(mc->active);
     g_free(mc->active_pos);
     g_free(mc->heap);
+    g_free(mc->notes);
     g_free(mc);
 }
 
@@ -402,7 +404,7 @@ bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now)
     /* Requests that started before `now` have left the queue. */
     run(mc, now);
     if (!memctrl_can_accept(mc)) {
-        mc->st.refused++;
+        mc_count(mc, &mc->st.refused, 1);
         return false;
     }
     uint32_t i = mc->free_head;

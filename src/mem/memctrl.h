@@ -105,6 +105,15 @@ unsigned memctrl_queued(const memctrl *mc);
 
 const memctrl_stats *memctrl_get_stats(const memctrl *mc);
 /* Registers every counter and histogram under `block` ("dram0"). */
+/* Statistics held back while the channel's block runs ahead of the
+ * engine's time (issue 20, memctrl_stats.c): updates made while running
+ * cycle `cycle` (memctrl_stats_at) wait until memctrl_stats_commit says
+ * the engine's time has reached that cycle (every cycle <= final), and
+ * memctrl_stats_close(end) counts those <= end and drops the rest. A
+ * controller nobody commits counts everything at once (the default). */
+void memctrl_stats_at(memctrl *mc, uint64_t cycle);
+void memctrl_stats_commit(memctrl *mc, uint64_t final);
+void memctrl_stats_close(memctrl *mc, uint64_t end);
 void memctrl_register_stats(memctrl *mc, stats *st, const char *block);
 /* Trace every DRAM command (PRE, ACT, RD, WR; "serve" in the simple model)
  * as a one-cycle span on track BLOCK.cmd; t NULL: none. */

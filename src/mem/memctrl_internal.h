@@ -120,7 +120,48 @@ struct memctrl {
     size_t heap_len, heap_cap;
 
     memctrl_stats st;
+    /* Statistics held back (issue 20, memctrl_stats.c): an update made
+     * while the channel runs a cycle past `final_cycle` (stat_cycle, set by
+     * its block) waits in `notes` until that cycle is reached, and is
+     * dropped if the run ends before it. final_cycle UINT64_MAX: none. */
+    uint64_t stat_cycle, final_cycle;
+    struct mc_note *notes;
+    size_t notes_head, notes_len, notes_cap;
 };
+
+/* One statistics update held back: counter += v, hist add v, or a bank's
+ * report events (ev v, hold wait w). */
+enum mc_note_kind { MC_NOTE_ADD, MC_NOTE_HIST, MC_NOTE_BANK };
+typedef struct mc_note {
+    uint64_t cycle, v, w;
+    void *p;
+    enum mc_note_kind kind;
+} mc_note;
+
+void mc_note_add(memctrl *mc, enum mc_note_kind kind, void *p, uint64_t v, uint64_t w);
+/* A bank's report events counted (dram_bank.c). */
+void dram_bank_count(memctrl_stats *st, mc_bank *b, uint32_t ev, uint64_t hold_wait);
+
+static inline bool mc_held(const memctrl *mc)
+{
+    return mc->stat_cycle > mc->final_cycle;
+}
+
+static inline void mc_count(memctrl *mc, uint64_t *counter, uint64_t v)
+{
+    if (mc_held(mc))
+        mc_note_add(mc, MC_NOTE_ADD, counter, v, 0);
+    else
+        *counter += v;
+}
+
+static inline void mc_hist(memctrl *mc, stats_hist *h, uint64_t v)
+{
+    if (mc_held(mc))
+        mc_note_add(mc, MC_NOTE_HIST, h, v, 0);
+    else
+        stats_hist_add(h, v);
+}
 
 struct dram_timing_ops {
     const char *name;

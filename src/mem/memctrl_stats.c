@@ -1,4 +1,5 @@
 /* Statistics of one channel's controller: registration and derived values. */
+#include <glib.h>
 #include <math.h>
 
 #include "mem/memctrl_internal.h"
@@ -69,4 +70,65 @@ void memctrl_finish(memctrl *mc, stats *st, const char *block, uint64_t elapsed)
                   elapsed ? (double)s->bus_busy_cycles / (double)elapsed : NAN);
     stats_derived(st, block, "bandwidth", "bytes/cycle", "bytes moved per elapsed dram cycle",
                   elapsed ? (double)(s->bytes_read + s->bytes_written) / (double)elapsed : NAN);
+}
+
+/* ---- statistics held back past the engine's time (issue 20) -------------
+ *
+ * A DRAM channel that runs ahead past the earliest possible end of the run
+ * (its block no longer stops at the deep stop bound) holds back every
+ * update it makes at a cycle after the engine's time, counts it once the
+ * engine's time reaches that cycle, and drops it if the run ends before,
+ * so every statistic holds its value as of the end, as if the channel had
+ * stepped (docs/des.md, "An end of run that run-ahead cannot overshoot";
+ * the crossbar does the same, src/noc/xbar_journal.c). Updates are made in
+ * cycle order, so the notes due form a prefix. */
+
+static void note_apply(memctrl *mc, const mc_note *n)
+{
+    switch (n->kind) {
+    case MC_NOTE_ADD:
+        *(uint64_t *)n->p += n->v;
+        break;
+    case MC_NOTE_HIST:
+        stats_hist_add(n->p, n->v);
+        break;
+    case MC_NOTE_BANK:
+        dram_bank_count(&mc->st, n->p, (uint32_t)n->v, n->w);
+        break;
+    }
+}
+
+void mc_note_add(memctrl *mc, enum mc_note_kind kind, void *p, uint64_t v, uint64_t w)
+{
+    if (mc->notes_len == mc->notes_cap) {
+        mc->notes_cap = mc->notes_cap ? 2 * mc->notes_cap : 64;
+        mc->notes = g_renew(mc_note, mc->notes, mc->notes_cap);
+    }
+    mc->notes[mc->notes_len++] = (mc_note){.cycle = mc->stat_cycle, .v = v, .w = w, .p = p,
+                                           .kind = kind};
+}
+
+void memctrl_stats_at(memctrl *mc, uint64_t cycle)
+{
+    mc->stat_cycle = cycle;
+}
+
+void memctrl_stats_commit(memctrl *mc, uint64_t final)
+{
+    if (mc->final_cycle == UINT64_MAX || final > mc->final_cycle)
+        mc->final_cycle = final;
+    final = mc->final_cycle;
+    size_t k = mc->notes_head;
+    for (; k < mc->notes_len && mc->notes[k].cycle <= final; k++)
+        note_apply(mc, &mc->notes[k]);
+    if (k == mc->notes_len)
+        k = mc->notes_len = 0;
+    mc->notes_head = k;
+}
+
+void memctrl_stats_close(memctrl *mc, uint64_t end)
+{
+    memctrl_stats_commit(mc, end);
+    mc->notes_head = mc->notes_len = 0;
+    mc->final_cycle = UINT64_MAX;
 }

@@ -125,3 +125,92 @@ Test(dram_block, partial_write_without_data_mask_reads_first)
 {
     cr_expect_eq(partial_write_then_read(false, 0x1), 304);
 }
+
+/* ---- statistics held back while the channel runs ahead (issue 20) ------ */
+
+/* Ends the run at its wake-up `at` (the dispatcher's part). */
+static void ender_main(des_actor *self, void *data)
+{
+    des_wake_at(self, *(des_time *)data);
+    des_block(self);
+    des_stop(des_actor_engine(self));
+}
+
+static uint64_t probed_reads;
+static stats *probe_st;
+static void probe_reads(void *ctx, des_time t)
+{
+    (void)ctx;
+    if (t == 204)
+        probed_reads = stats_sum(probe_st, "dram0", "reads");
+}
+
+/* Eight 32 B reads of row 0, sent at 0 and delivered at 1, through a
+ * queue of one request, so the channel wakes at each start while a
+ * request waits in the port (memctrl_next_event: a full queue's next
+ * command), and runs ahead over those cycles: A, on the closed bank,
+ * starts 1; B, a hit, starts 1 + C - H + d = 202; C..H, pipelined hits,
+ * 203..208. Each request is counted (reads, row hits) when it starts. */
+static dram_block *hits_in_a_row(des_engine *e, stats *st)
+{
+    static dram_params p;
+    dram_params_default(&p);
+    p.timing = mem_policy("dram.timing", "simple");
+    p.channels = 1;
+    p.row_hit_latency = 100;
+    p.row_conflict_latency = 300;
+    p.bus_bytes = 32;
+    p.queue_size = 1;
+    p.refresh = false;
+    static addrmap map;
+    char why[256];
+    cr_assert(addrmap_init(&map, &p, why, sizeof why), "%s", why);
+    des_actor *src = des_actor_new(e, "l2", idle_main, NULL);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    dram_block *d = dram_block_new(e, "dram0", &p, &map, 0, 1, &clk[0], st);
+    des_port *in = gpu_port("dram0.in0", sizeof(mem_pkt), 8, &clk[0], 1, src, dram_block_actor(d));
+    k.in = gpu_port("dram0.out0", sizeof(mem_pkt), 16, &clk[0], 1, dram_block_actor(d), ka);
+    dram_block_connect(d, 0, in, k.in);
+    for (uint32_t i = 0; i < 8; i++) {
+        mem_pkt m = {.addr = 32 * i, .id = i, .op = MEM_LOAD, .bytes = 32};
+        cr_assert(des_port_try_send(in, &m, 0));
+    }
+    return d;
+}
+
+/* The run ends at 204: A, B, C and D started by then, E..H after. The
+ * channel runs ahead past the end (it no longer stops at the dispatcher's
+ * earliest run) and must count only what stepping would have counted. */
+Test(dram_block, statistics_stop_at_the_end_of_the_run)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    stats *st = stats_new();
+    dram_block *d = hits_in_a_row(e, st);
+    static des_time end_at = 204;
+    des_actor *ender = des_actor_new(e, "dispatcher", ender_main, &end_at);
+    des_actor_may_end_run(ender);
+    des_time end = des_run(e);
+    cr_assert_eq(end, 204);
+    dram_block_finish(d, end);
+    cr_expect_eq(stats_sum(st, "dram0", "reads"), 4);
+    cr_expect_eq(stats_sum(st, "dram0", "row_misses"), 1);
+    cr_expect_eq(stats_sum(st, "dram0", "row_hits"), 3);
+    cr_expect_eq(stats_sum(st, "dram0", "bus_busy_cycles"), 4);
+}
+
+/* A probe at 204 sees the state at 204, every event before it: A, B, C
+ * (the channel ran 203 ahead of the engine's time when woken at 202). */
+Test(dram_block, probe_sees_statistics_held_back)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    probe_st = stats_new();
+    dram_block *d = hits_in_a_row(e, probe_st);
+    des_add_probe(e, 204, probe_reads, NULL);
+    des_time end = des_run(e);
+    dram_block_finish(d, end);
+    cr_expect_eq(probed_reads, 3);
+    cr_expect_eq(stats_sum(probe_st, "dram0", "reads"), 8);
+    cr_expect_eq(k.n, 8);
+}
