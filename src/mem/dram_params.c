@@ -23,6 +23,7 @@ const param_bind dram_param_binds[] = {
     U(tRRD), U(tWTR), U(tRTW), U(tWR), U(burst_length), U(data_rate),
     U(tFAW), U(pseudo_channels),
     PB(dram_params, "dram.refresh", refresh, PF_BOOL),
+    PB(dram_params, "dram.refresh_stagger", refresh_stagger, PF_BOOL),
     U(tREFI), U(tRFC),
     PB_POLICY(dram_params, "dram.sched", sched, mem_policy),
     U(queue_size),

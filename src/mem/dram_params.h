@@ -24,7 +24,7 @@ typedef struct dram_params {
     unsigned tRCD, tRP, tRAS, tRC, tCL, tWL, tCCD, tCCDL;     /* full */
     unsigned tRRD, tWTR, tRTW, tWR, burst_length, data_rate;  /* full */
     unsigned tFAW, pseudo_channels;                           /* full */
-    bool refresh;
+    bool refresh, refresh_stagger;
     unsigned tREFI, tRFC;
     const policy *sched;        /* dram_sched_ops row */
     unsigned queue_size;

@@ -357,6 +357,11 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     des_lgroup_run(mc->bank_group, 0);
     mc->ghead = mc->gtail = MC_NONE;
     mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
+    /* Staggered: the channels' refreshes spread evenly over each tREFI, so
+     * a request meets a refreshing channel with the same odds at any time,
+     * and the lines of one warp load meet them independently. */
+    if (p->refresh && p->refresh_stagger && p->channels > 1)
+        mc->refresh_due += (uint64_t)p->tREFI * (channel % p->channels) / p->channels;
     mc->next_action = MEMCTRL_NEVER;
     mc->final_cycle = UINT64_MAX;
     stats_hist_init_log2(&mc->st.queue_delay, 20);

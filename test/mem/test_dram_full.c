@@ -417,3 +417,43 @@ Test(dram_full, refresh_in_progress_delays_activation)
     play(&p, s, 1, done, NULL);
     cr_assert_eq(done[0], 10046);
 }
+
+/* dram.refresh_stagger: channel c of C refreshes c tREFI / C after channel
+ * 0. Four channels, tREFI 10000, tRFC 20; this controller is channel 3:
+ * refreshes due at 10000 + 3 x 10000 / 4 = 17500, 27500, ... A at 10005
+ * finds the banks free (channel 0's refresh time): ACT 10005, RD 10017,
+ * done 10031; its row stays open. The refresh due at 17500 closes it first
+ * (PRE 17500, REF 17510 after tRP, banks closed to 17530), so B (another
+ * bank) at 17505 waits: ACT 17530, RD 17542, done 17556. Without the stagger every channel
+ * refreshes at 10000: A waits to 10020 and is done at 10046 (as
+ * refresh_in_progress_delays_activation), B is done at 17505 + 26. */
+static void stagger_play(bool stagger, uint64_t *done)
+{
+    dram_params p;
+    full_params(&p);
+    p.channels = 4;
+    p.refresh = true;
+    p.refresh_stagger = stagger;
+    p.tREFI = 10000;
+    p.tRFC = 20;
+    dram_rig r;
+    rig_init(&r, &p);
+    memctrl_free(r.mc);
+    r.mc = memctrl_new(&r.p, &r.map, 3);
+    cr_assert_not_null(r.mc);
+    script_req s[] = {{.at = 10005, .bank = 3, .row = 1, .bytes = 64},
+                      {.at = 17505, .bank = 5, .row = 1, .bytes = 64}};
+    cr_assert_eq(rig_play(&r, s, 2, done, NULL, DRIVE_EVENTS, 0), 2);
+    rig_free(&r);
+}
+
+Test(dram_full, refresh_stagger_offsets_each_channel)
+{
+    uint64_t done[2];
+    stagger_play(true, done);
+    cr_assert_eq(done[0], 10031);
+    cr_assert_eq(done[1], 17556);
+    stagger_play(false, done);
+    cr_assert_eq(done[0], 10046);
+    cr_assert_eq(done[1], 17531);
+}
