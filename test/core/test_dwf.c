@@ -554,3 +554,57 @@ Test(dwf, dpdpri_counts_conditional_post_dominators)
     cr_expect_lt(any.first_minor, any.first_loop, "any: pc 9 (count 0) before every pc 4 (count 1)");
     cr_expect_eq(dflt.first_minor, cond.first_minor, "the default is cond");
 }
+
+/* DMaj heap stalls ([T] 4.4.3, Fig. 4.5: no warp issues while the max-heap
+ * rebalances; a stall is an issue the scheduler wanted and could not make).
+ * One CTA of 4 warps on warps of 32 over 8 lanes (P = 4 cycles per
+ * issue), depth 8, lane-aware without swizzling, so each hardware warp's
+ * threads stay one pool warp per pc. The 4 warps keep the port busy: they
+ * issue each pc 4 cycles apart, and an instruction issued at k writes back
+ * at k + 11 (depth 8 + 4 passes - 1), one cycle before the third warp's
+ * issue frees the port (k + 8 + 4). So the first write-back of every pc
+ * rebalances the heap from one cycle before the port is free. Each branch
+ * peels lane j off (a thread group of 1 per warp, looked up first: it
+ * holds the lowest lane) from the 32 - j threads that go on; the minority
+ * groups wait in the heap (DMaj drains the majority) until the end.
+ * - k_peel1, one branch: the first write-back pushes X1 (1 thread, 0 swaps)
+ *   and F (31 > 1: 1 swap, the other port): balanced at the cycle the port
+ *   frees: no stall. The rest are raises of the root or of X1 under it,
+ *   pops of a heap of 2 or 1 and the uniform pcs (one group in the heap at
+ *   a time): no swap. Before the fix this counted 1 cycle.
+ * - k_peel3, three branches: the pcs after the first branch push their
+ *   group (29-31 threads) under the waiting 1-thread groups (4 threads
+ *   each once all warps have written back): pc 3 into [X1]: 1 swap; pc 4
+ *   pushes X2 (0) and F2 into [X1, X2]: idx 2 under X1: 1 swap; the pop of
+ *   F2 leaves [X1, X2] (4 is not more than 4: no swap); pc 5 pushes under
+ *   X1: 1 swap; pc 6 pushes X3 at idx 2 (0) and F3 at idx 3, under X2 then
+ *   X1: 2 swaps, one cycle past the free port: 1 stall. The pops after
+ *   (equal counts 4) swap nothing. Before the fix: 1 + 1 + 1 + 1 + 2 = 6. */
+#define PEEL(j, p, to) "    setp.eq.u32 " p ", r0, " #j "\n    @" p " bra " to "\n"
+static const char *k_peel1 = "    mov r0, %laneid\n" PEEL(0, "p0", "x1") "    exit\nx1:\n    exit\n";
+static const char *k_peel3 = "    mov r0, %laneid\n" PEEL(0, "p0", "x1") PEEL(1, "p1", "x2") PEEL(2, "p2", "x3")
+                             "    exit\nx1:\n    exit\nx2:\n    exit\nx3:\n    exit\n";
+
+static void heap_stall_child(void *ctx, void *out)
+{
+    const char *sets[] = {"core.reconv=dwf", "core.simd_width=8", "core.pipeline_depth=8", "core.dwf_policy=maj",
+                          "core.dwf_heap=limited", "core.dwf_rf=las", "core.dwf_swizzle=false", NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, ctx, 1, 128, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    uint64_t *o = out;
+    o[0] = harness_counter(h, "sm0", "dwf_heap_stall_cycles");
+    o[1] = harness_counter(h, "sm0", "dwf_heap_max");
+    harness_free(h);
+}
+
+Test(dwf, heap_stalls_count_only_lost_issue_slots)
+{
+    uint64_t o[2];
+    harness_fork(heap_stall_child, (void *)k_peel1, o, sizeof o);
+    cr_expect_eq(o[0], 0u, "one peel: the swap ends as the port frees");
+    cr_expect_eq(o[1], 2u);
+    harness_fork(heap_stall_child, (void *)k_peel3, o, sizeof o);
+    cr_expect_eq(o[0], 1u, "three peels: the last push ends a cycle after the port frees");
+    cr_expect_eq(o[1], 4u);
+}
