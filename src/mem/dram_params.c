@@ -25,6 +25,7 @@ const param_bind dram_param_binds[] = {
     PB(dram_params, "dram.refresh", refresh, PF_BOOL),
     U(tREFI), U(tRFC),
     PB_POLICY(dram_params, "dram.sched", sched, mem_policy),
+    U(frfcfs_cap),
     U(queue_size),
     PB_ENUM(dram_params, "dram.page_policy", page_policy, page_names),
     U(hint_hold_cycles),

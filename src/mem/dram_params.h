@@ -27,6 +27,7 @@ typedef struct dram_params {
     bool refresh;
     unsigned tREFI, tRFC;
     const policy *sched;        /* dram_sched_ops row */
+    unsigned frfcfs_cap;        /* FR-FCFS+Cap: row hits that may pass a bank's oldest (0: no cap) */
     unsigned queue_size;
     enum dram_page_policy page_policy;
     unsigned hint_hold_cycles;
