@@ -31,6 +31,7 @@ const param_bind dram_param_binds[] = {
     U(hint_hold_cycles),
     PB_TEXT(dram_params, "dram.addr_map", addr_map),
     U(channel_interleave),
+    PB(dram_params, "dram.channel_mix", channel_mix, PF_BOOL),
     PB(dram_params, "dram.write_mask", write_mask, PF_BOOL),
 };
 #undef U

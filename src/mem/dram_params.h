@@ -33,6 +33,7 @@ typedef struct dram_params {
     unsigned hint_hold_cycles;
     char addr_map[DRAM_ADDR_MAP_MAX];
     unsigned channel_interleave;
+    bool channel_mix;           /* hashed: mixed channel offset instead of fold16 */
     bool write_mask;            /* false: partly written segments cost a read first */
 } dram_params;
 
