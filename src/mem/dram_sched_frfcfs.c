@@ -5,7 +5,7 @@
  * command among the banks' offers, row hits first, then the oldest.
  *
  * FR-FCFS+Cap (Mutlu and Moscibroda, "Stall-Time Fair Memory Access
- * Scheduling for Chip Multiprocessors", MICRO 2007, section 7): once
+ * Scheduling for Chip Multiprocessors", MICRO 2007, the FR-FCFS+Cap of its evaluation): once
  * dram.frfcfs_cap younger row hits have started ahead of the bank's oldest
  * waiting request, the bank offers that oldest request until it starts, so
  * a stream of row hits cannot hold an older row conflict back unboundedly. */

@@ -1,6 +1,6 @@
 /* FR-FCFS+Cap (dram.frfcfs_cap; Mutlu and Moscibroda, "Stall-Time Fair
- * Memory Access Scheduling for Chip Multiprocessors", MICRO 2007, section
- * 7): one bank, full timing (test_dram_util.h: tRCD 12, tRP 10, tRAS 28,
+ * Memory Access Scheduling for Chip Multiprocessors", MICRO 2007, the
+ * FR-FCFS+Cap of its evaluation): one bank, full timing (test_dram_util.h: tRCD 12, tRP 10, tRAS 28,
  * tRC 40, tCL 12, a 128 B request is two bursts of 2 bus cycles, a read to
  * precharge 2 cycles after the last RD). All arrive at 0, in this order:
  * A (row 1), B (row 2), then h1..h8 (row 1). Times worked out by hand. */
