@@ -112,6 +112,7 @@ bool addrmap_init(addrmap *m, const dram_params *p, char *err, size_t err_len)
     m->banks = p->banks;
     m->bank_groups = p->bank_groups;
     m->interleave_shift = log2u(p->channel_interleave);
+    m->mix = p->channel_mix;
     unsigned col_bits = log2u(p->row_bytes), bank_bits = log2u(p->banks);
 
     const char *s = p->addr_map;
@@ -165,6 +166,23 @@ static uint32_t fold16(uint64_t q)
     return (uint32_t)(q & 0xffff);
 }
 
+/* The splitmix64 finaliser (Steele, Lea and Flood, "Fast splittable
+ * pseudorandom number generators", OOPSLA 2014): every bit of q moves every
+ * bit of the result, so no stride of chunks keeps the channel offset on a
+ * lattice as fold16's sum does (dram.channel_mix). */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The hashed map's channel offset of a chunk quotient. */
+static uint64_t chan_offset(const addrmap *m, uint64_t q)
+{
+    return m->mix ? mix64(q) : fold16(q);
+}
+
 /* Chunk index -> (channel, quotient). */
 static uint32_t split_chunk(const addrmap *m, uint64_t chunk, uint64_t *q)
 {
@@ -178,7 +196,7 @@ static uint32_t split_chunk(const addrmap *m, uint64_t chunk, uint64_t *q)
         r = chunk % n;
     }
     if (m->hashed)
-        r = (r + fold16(*q)) % n;
+        r = (r + chan_offset(m, *q) % n) % n;
     return (uint32_t)r;
 }
 
@@ -221,6 +239,6 @@ uint64_t addrmap_encode(const addrmap *m, const dram_addr *a)
     uint32_t n = m->channels;
     uint64_t r = a->channel;
     if (m->hashed)
-        r = (r + n - fold16(q) % n) % n;
+        r = (r + n - chan_offset(m, q) % n) % n;
     return ((q * n + r) << k) | (local & ((UINT64_C(1) << k) - 1));
 }

@@ -51,6 +51,7 @@ typedef struct addrmap {
     uint32_t string_bits;           /* letters in the bit string */
     uint32_t row_string_bits;       /* R letters (row bits above come from the rest) */
     bool hashed;
+    bool mix;                       /* dram.channel_mix */
     uint8_t nruns[ADDRMAP_FIELDS];
     addrmap_run runs[ADDRMAP_FIELDS][64];
 } addrmap;

@@ -26,11 +26,13 @@ const param_bind dram_param_binds[] = {
     PB(dram_params, "dram.refresh_stagger", refresh_stagger, PF_BOOL),
     U(tREFI), U(tRFC),
     PB_POLICY(dram_params, "dram.sched", sched, mem_policy),
+    U(frfcfs_cap),
     U(queue_size),
     PB_ENUM(dram_params, "dram.page_policy", page_policy, page_names),
     U(hint_hold_cycles),
     PB_TEXT(dram_params, "dram.addr_map", addr_map),
     U(channel_interleave),
+    PB(dram_params, "dram.channel_mix", channel_mix, PF_BOOL),
     PB(dram_params, "dram.write_mask", write_mask, PF_BOOL),
 };
 #undef U

@@ -27,11 +27,13 @@ typedef struct dram_params {
     bool refresh, refresh_stagger;
     unsigned tREFI, tRFC;
     const policy *sched;        /* dram_sched_ops row */
+    unsigned frfcfs_cap;        /* FR-FCFS+Cap: row hits that may pass a bank's oldest (0: no cap) */
     unsigned queue_size;
     enum dram_page_policy page_policy;
     unsigned hint_hold_cycles;
     char addr_map[DRAM_ADDR_MAP_MAX];
     unsigned channel_interleave;
+    bool channel_mix;           /* hashed: mixed channel offset instead of fold16 */
     bool write_mask;            /* false: partly written segments cost a read first */
 } dram_params;
 

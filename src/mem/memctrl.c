@@ -156,6 +156,16 @@ static void bank_exchange(memctrl *mc, uint32_t first, uint32_t end)
 static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
+    /* FR-FCFS+Cap's count: a younger request passes the bank's oldest, or
+     * the oldest starts and the count begins again for the next one. */
+    if (i == b->head) {
+        stats_hist_add(&mc->st.bypasses, b->bypassed);
+        if (mc->p.frfcfs_cap && b->bypassed >= mc->p.frfcfs_cap)
+            mc->st.cap_served++;
+        b->bypassed = 0;
+    } else {
+        b->bypassed++;
+    }
     bank_send(mc, r->bank, (dram_bank_msg){.kind = DRAM_BANK_START, .row = r->row});
     unlink_waiting(mc, i);
     mc_hist(mc, &mc->st.queue_delay, t - r->arrival);
@@ -367,6 +377,7 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     stats_hist_init_log2(&mc->st.queue_delay, 20);
     stats_hist_init_log2(&mc->st.hold_wait, 20);
     stats_hist_init_log2(&mc->st.latency, 20);
+    stats_hist_init_log2(&mc->st.bypasses, 20);
     return mc;
 }
 

@@ -64,9 +64,11 @@ typedef struct memctrl_stats {
     uint64_t hint_holds;        /* holds armed by hinted requests */
     uint64_t hint_hold_hits;    /* holds ended by a same-row request in time */
     uint64_t hint_hold_expired; /* holds that ran out before a same-row request */
+    uint64_t cap_served;        /* oldest requests served because of dram.frfcfs_cap */
     stats_hist queue_delay;     /* arrival to first command, cycles */
     stats_hist hold_wait;       /* hold start to the awaited hit's first command */
     stats_hist latency;         /* arrival to data done, cycles */
+    stats_hist bypasses;        /* younger row hits started ahead of each bank-oldest request */
 } memctrl_stats;
 
 typedef struct memctrl memctrl;

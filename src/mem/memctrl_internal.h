@@ -43,6 +43,9 @@ typedef struct mc_bank {
     uint32_t head, tail, waiting;       /* waiting requests, oldest first */
     uint32_t bound;                     /* request whose commands have begun */
     uint32_t group, pc;                 /* bank group, pseudo-channel */
+    /* Younger requests (row hits) started since the waiting request now at
+     * head became the bank's oldest (dram.frfcfs_cap). */
+    uint32_t bypassed;
     bool hold;
     /* The bank's candidate for the next command, kept until the bank's own
      * state changes (dirty): the request, its command, and the earliest

@@ -31,6 +31,9 @@ void memctrl_register_stats(memctrl *mc, stats *st, const char *block)
          &s->hint_hold_hits},
         {"hint_hold_expired", "holds", "holds that ended without their same-row request",
          &s->hint_hold_expired},
+        {"cap_served", "requests",
+         "oldest requests a bank served because dram.frfcfs_cap younger row hits had passed them",
+         &s->cap_served},
     };
     for (size_t i = 0; i < sizeof counters / sizeof counters[0]; i++)
         stats_counter(st, block, counters[i].name, counters[i].unit, counters[i].desc,
@@ -43,6 +46,9 @@ void memctrl_register_stats(memctrl *mc, stats *st, const char *block)
 
     stats_histogram(st, block, "latency", "dram cycles",
                     "arrival to last data beat of each request", &s->latency);
+    stats_histogram(st, block, "bypasses", "requests",
+                    "younger requests (row hits) that started on the bank while each request "
+                    "waited as its bank's oldest", &s->bypasses);
 }
 
 void memctrl_finish(memctrl *mc, stats *st, const char *block, uint64_t elapsed)

@@ -200,3 +200,54 @@ Test(addrmap, parse_errors)
     cr_assert(strstr(err, "powers of two"), "%s", err);
     cr_assert_not(addrmap_init(&m, &p, NULL, 0));
 }
+
+/* dram.channel_mix (issue 22): 40 channels of 256 B chunks, a 32 KiB stride
+ * (128 chunks: the strided read of an 8192-float matrix's column). fold16 is
+ * the identity below 2^16, so chunk i = 128 r goes to (i mod 40 + i div 40)
+ * mod 40 = floor(11.2 r) mod 40 = 8 (2k mod 5) + {0, 11, 22, 33, 44}[j] mod
+ * 40 for r = 5k + j: 25 channels, 15 never. The mix reaches all 40. */
+Test(addrmap, channel_mix_spreads_a_32k_stride)
+{
+    dram_params p;
+    params(&p, 40, 64, 1024, "hashed");
+    addrmap fold, mix;
+    cr_assert(addrmap_init(&fold, &p, NULL, 0));
+    p.channel_mix = true;
+    cr_assert(addrmap_init(&mix, &p, NULL, 0));
+    unsigned fold_count[40] = {0}, mix_count[40] = {0}, fold_used = 0, mix_used = 0;
+    for (uint64_t r = 0; r < 8192; r++) {
+        fold_count[addrmap_channel(&fold, r * 32768)]++;
+        mix_count[addrmap_channel(&mix, r * 32768)]++;
+    }
+    for (unsigned c = 0; c < 40; c++) {
+        fold_used += fold_count[c] > 0;
+        mix_used += mix_count[c] > 0;
+    }
+    cr_assert_eq(fold_used, 25);
+    cr_assert_eq(fold_count[11], 328);   /* r = 5k + 1, k even: 8192 / 25 rounded */
+    cr_assert_eq(mix_used, 40);
+    /* splitmix64's finaliser of q = 1, 2, 3 (worked out apart: 0x5692161d100b05e5,
+     * 0xdbd238973a2b148a, 0x1e535eede31428f0) mod 40 = 29, 10, 16: chunks 40,
+     * 80, 120 (remainder 0) land there. */
+    cr_assert_eq(addrmap_channel(&mix, 40 * 256), 29);
+    cr_assert_eq(addrmap_channel(&mix, 80 * 256), 10);
+    cr_assert_eq(addrmap_channel(&mix, 120 * 256), 16);
+    cr_assert_eq(addrmap_channel(&fold, 40 * 256), 1);
+}
+
+Test(addrmap, round_trip_channel_mix)
+{
+    dram_params p;
+    params(&p, 40, 64, 1024, "hashed");
+    p.channel_mix = true;
+    addrmap m;
+    cr_assert(addrmap_init(&m, &p, NULL, 0));
+    uint64_t seed = 7;
+    for (unsigned i = 0; i < 20000; i++) {
+        uint64_t a = lcg(&seed) >> (i % 2 ? 20 : 0);
+        dram_addr d;
+        addrmap_decode(&m, a, &d);
+        cr_assert_lt(d.channel, 40);
+        cr_assert_eq(addrmap_encode(&m, &d), a);
+    }
+}
