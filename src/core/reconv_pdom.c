@@ -58,6 +58,7 @@ static void pdom_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out 
 
 const reconv_ops reconv_pdom_ops = {
     .packs = false,
+    .stable_statuses = true,
     .capacity = pdom_capacity,
     .create = pdom_create,
     .destroy = pdom_destroy,
