@@ -638,7 +638,7 @@ void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const i
  * changes the members (an issue, a status set, sm_statuses_changed): a
  * later cycle before it reuses them, with the same wake-up and nothing to
  * report, instead of visiting every member (reconv_ops.stable_statuses). */
-static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
+static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst, int *lone)
 {
     sm_sched_state *q = &s->sc[sc];
     sched_actor *a = &q->act;
@@ -646,12 +646,14 @@ static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uin
     if (q->st_valid && q->st_gen == s->st_gen && k >= q->st_from && k < q->st_until) {
         *wake = min_u64(*wake, q->st_until);
         *worst = q->st_worst;
+        *lone = -1;
         return;
     }
     sched_report *box = a->box;
     unsigned nb = a->nbox;
     uint8_t best = WS_GONE;
     uint64_t until = NEVER_CYCLE;
+    unsigned nready = 0, ready = 0;
     for (unsigned i = 0; i < q->n; i++) {
         unsigned id = q->members[i];
         uint8_t st = entity_status(s, id, k, &until);
@@ -661,9 +663,14 @@ static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uin
         }
         if (st < best)
             best = st;
+        if (st == WS_READY) {
+            nready++;
+            ready = id;
+        }
     }
     a->nbox = nb;
     *worst = best;
+    *lone = nready == 1 ? (int)ready : -1;
     *wake = min_u64(*wake, until);
     q->st_valid = s->rc->stable_statuses && best > WS_STRUCT;
     q->st_gen = s->st_gen;
@@ -698,7 +705,8 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
     const sched_ops *ops = s->p.scheduler->ops;
-    compute_statuses(s, sc, k, wake, worst);
+    int lone;
+    compute_statuses(s, sc, k, wake, worst, &lone);
     bool ready = *worst == WS_READY;
     unsigned n = 0;
     while (n < s->p.issue_width) {
@@ -741,6 +749,12 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                      : -1;
             if (id >= 0)
                 s->pred[id] = st->formed.pred;
+        } else if (lone >= 0 && ops->takes_lone_ready && !ops->pick_every_cycle && !ops->mem_state) {
+            /* The policy's pick is the one READY member: no question; the
+             * record rides on the next message, after this cycle's
+             * reports, where the pick would have applied them. */
+            id = lone;
+            sm_sched_record(s, sc, (unsigned)id, k);
         } else if (ready || ops->pick_every_cycle) {
             id = sm_sched_ask(s, sc, SA_PICK, k);
         } else {
@@ -759,7 +773,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
         if (n < s->p.issue_width) {
             uint64_t ignored = NEVER_CYCLE;
             uint8_t w2;
-            compute_statuses(s, sc, k, &ignored, &w2);   /* units just booked */
+            compute_statuses(s, sc, k, &ignored, &w2, &lone);   /* units just booked */
             ready = w2 == WS_READY;
         }
     }
