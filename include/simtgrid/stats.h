@@ -24,6 +24,7 @@ typedef struct stats_hist {
      * to search a ranges layout and to write results, last (issue 20). */
     unsigned n;            /* number of buckets (<= STATS_HIST_MAX) */
     unsigned layout;       /* how a value's bucket is found (hist.c); 0: by the bounds */
+    unsigned last;         /* by the bounds: the bucket found last, tried first (hist.c) */
     uint64_t overflow;
     uint64_t samples;      /* values added */
     double sum;            /* sum of values added, for the mean */

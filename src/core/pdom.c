@@ -37,13 +37,39 @@ void pdom_advance(pdom_stack *s, uint32_t pc)
     settle(s);
 }
 
+/* The TOS (top) reaches the n distinct next pcs pcs[] (in lane order) with
+ * their masks. */
+static void diverge(pdom_stack *s, pdom_entry *top, const uint32_t *pcs, const uint32_t *masks,
+                    unsigned n, uint32_t fallthrough, uint32_t ipdom)
+{
+    if (n == 1) {
+        top->pc = pcs[0];
+    } else if (n > 1) {
+        /* The TOS becomes the reconvergence entry; the fall-through path is
+         * pushed first and the taken path(s) after it, so taken runs first. */
+        top->pc = ipdom;
+        for (unsigned i = 0; i < n; i++)
+            if (pcs[i] == fallthrough)
+                push(s, pcs[i], ipdom, masks[i]);
+        for (unsigned i = 0; i < n; i++)
+            if (pcs[i] != fallthrough)
+                push(s, pcs[i], ipdom, masks[i]);
+    }
+    settle(s);
+}
+
+static void drop_exited(pdom_stack *s, uint32_t exited)
+{
+    if (exited)
+        for (unsigned i = 0; i < s->depth; i++)
+            s->e[i].mask &= ~exited;
+}
+
 void pdom_update(pdom_stack *s, const uint32_t *next_pc, uint32_t fallthrough, uint32_t ipdom,
                  uint32_t exited)
 {
     pdom_entry *top = &s->e[s->depth - 1];
-    if (exited)
-        for (unsigned i = 0; i < s->depth; i++)
-            s->e[i].mask &= ~exited;
+    drop_exited(s, exited);
     uint32_t mask = top->mask;
     /* Distinct next pcs in lane order, with their masks. */
     uint32_t pcs[32], masks[32];
@@ -60,18 +86,35 @@ void pdom_update(pdom_stack *s, const uint32_t *next_pc, uint32_t fallthrough, u
         }
         masks[i] |= 1u << l;
     }
-    if (n == 1) {
-        top->pc = pcs[0];
-    } else if (n > 1) {
-        /* The TOS becomes the reconvergence entry; the fall-through path is
-         * pushed first and the taken path(s) after it, so taken runs first. */
-        top->pc = ipdom;
-        for (unsigned i = 0; i < n; i++)
-            if (pcs[i] == fallthrough)
-                push(s, pcs[i], ipdom, masks[i]);
-        for (unsigned i = 0; i < n; i++)
-            if (pcs[i] != fallthrough)
-                push(s, pcs[i], ipdom, masks[i]);
+    diverge(s, top, pcs, masks, n, fallthrough, ipdom);
+}
+
+void pdom_update_two(pdom_stack *s, uint32_t sel, uint32_t pc_sel, uint32_t pc_other,
+                     uint32_t fallthrough, uint32_t ipdom, uint32_t exited)
+{
+    pdom_entry *top = &s->e[s->depth - 1];
+    drop_exited(s, exited);
+    uint32_t mask = top->mask;
+    uint32_t m_sel = mask & sel, m_other = mask & ~sel;
+    if (pc_sel == pc_other) {   /* one next pc for every lane */
+        m_sel = mask;
+        m_other = 0;
     }
-    settle(s);
+    /* pdom_update's distinct pcs: in the order of their lowest lanes */
+    uint32_t pcs[2], masks[2];
+    unsigned n = 0;
+    bool sel_first = m_sel && (!m_other || __builtin_ctz(m_sel) < __builtin_ctz(m_other));
+    if (sel_first) {
+        pcs[n] = pc_sel;
+        masks[n++] = m_sel;
+    }
+    if (m_other) {
+        pcs[n] = pc_other;
+        masks[n++] = m_other;
+    }
+    if (m_sel && !sel_first) {
+        pcs[n] = pc_sel;
+        masks[n++] = m_sel;
+    }
+    diverge(s, top, pcs, masks, n, fallthrough, ipdom);
 }

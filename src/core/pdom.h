@@ -43,6 +43,12 @@ static inline const pdom_entry *pdom_top(const pdom_stack *s) { return &s->e[s->
 void pdom_update(pdom_stack *s, const uint32_t *next_pc, uint32_t fallthrough, uint32_t ipdom,
                  uint32_t exited);
 
+/* pdom_update with two next pcs: the TOS lanes in `sel` go to pc_sel, the
+ * others to pc_other (a branch: taken or exited, or not). The same stack
+ * without the per-lane search (issue 20). */
+void pdom_update_two(pdom_stack *s, uint32_t sel, uint32_t pc_sel, uint32_t pc_other,
+                     uint32_t fallthrough, uint32_t ipdom, uint32_t exited);
+
 /* Uniform update: every active lane goes to `pc` (no divergence possible). */
 void pdom_advance(pdom_stack *s, uint32_t pc);
 

@@ -39,12 +39,10 @@ static void pdom_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out 
     pdom_stack *stk = &st->stack[w->hw];
     const isa_inst *in = o->inst;
     if (in->op == ISA_OP_BRA || in->op == ISA_OP_EXIT) {
-        uint32_t next[ISA_MAX_LANES];
-        for (uint32_t m = w->active; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m);
-            next[l] = isa_lane_next_pc(o, pc, l);
-        }
-        pdom_update(stk, next, pc + 1, in->reconv, o->exited);
+        /* isa_lane_next_pc: a lane taken or exited goes to one pc, any other
+         * to the next instruction */
+        pdom_update_two(stk, o->taken | o->exited, isa_next_pc(in, pc, true), isa_next_pc(in, pc, false),
+                        pc + 1, in->reconv, o->exited);
     } else {
         pdom_advance(stk, pc + 1);
     }
@@ -58,6 +56,7 @@ static void pdom_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out 
 
 const reconv_ops reconv_pdom_ops = {
     .packs = false,
+    .stable_statuses = true,
     .capacity = pdom_capacity,
     .create = pdom_create,
     .destroy = pdom_destroy,

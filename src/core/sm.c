@@ -79,8 +79,10 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
         *aborted = true;
         return k;
     }
-    if (s->rc->before_cycle && (s->splits || s->rc->every_cycle))
+    if (s->rc->before_cycle && (s->splits || s->rc->every_cycle)) {
+        sm_statuses_changed(s);
         s->rc->before_cycle(s, k);
+    }
     uint64_t wake = NEVER_CYCLE;
     bool busy = false;
     unsigned first = s->p.issue_rotate ? (unsigned)(k % s->p.schedulers) : 0;

@@ -149,6 +149,13 @@ typedef struct sm_sched_state {
     sched_actor act;                    /* the scheduler actor (sched_actor.h) */
     sched_reply formed;                 /* the actor's last formed reply (formed: unused) */
     uint64_t port_free;                 /* first cycle the issue port is free */
+    /* The members' statuses last computed (compute_statuses, sm_issue.c)
+     * hold from cycle st_from to st_until - 1 while st_valid and the SM's
+     * st_gen is st_gen: every member waited on a timed or memory event,
+     * none on a unit or the request port. */
+    bool st_valid;
+    uint8_t st_worst;
+    uint64_t st_gen, st_from, st_until;
     unsigned cur_threads;               /* threads of the issue in progress (W category) */
     uint64_t rf_free[32];               /* per register-file bank (core.rf_banks <= 32): first free read cycle */
     uint16_t lanes_ring[64];            /* active lanes per upcoming cycle (index cycle % 64):
@@ -241,6 +248,10 @@ struct sm {
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */
     bool store_acks;            /* fire-and-forget stores are acknowledged: CTAs wait for them */
     bool send_prio;             /* requests carry the warp's GTO rank (sm_send_priority) */
+    /* Bumped by every event that may change the statuses of any
+     * scheduler's members (responses, CTAs, barriers, entities come and
+     * go); an issue or a status set clears only its scheduler's st_valid. */
+    uint64_t st_gen;
 
     /* statistics */
     uint64_t cycles, warp_insts, thread_insts, ctas_done;
@@ -262,6 +273,10 @@ struct sm {
 
 struct reconv_ops {
     bool packs;   /* several entities share one issue slot (MIMD bound) */
+    /* Entities change only through the SM's shared code (sm_issue.c,
+     * sm_cta.c) and after_issue of the issuing entity: a scheduler's
+     * statuses may be reused until one of those changes them (PDOM). */
+    bool stable_statuses;
     bool every_cycle;   /* before_cycle runs every simulated cycle, not only with split entities */
     unsigned (*capacity)(const core_params *p);      /* entities per SM */
     void *(*create)(sm *s);
@@ -566,8 +581,12 @@ static inline void sm_set_status(sm *s, unsigned id, uint8_t st)
     if (s->status[id] == st)
         return;
     s->status[id] = st;
+    s->sc[s->ent[id].sched].st_valid = false;
     sched_actor_report(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id, st);
 }
+
+/* Something may have changed the statuses of any scheduler's members. */
+static inline void sm_statuses_changed(sm *s) { s->st_gen++; }
 
 #define NO_MEMBER UINT32_MAX
 
@@ -577,12 +596,14 @@ static inline void sm_members_add(sm *s, sm_sched_state *q, unsigned id)
 {
     s->member_at[id] = q->n;
     q->members[q->n++] = id;
+    q->st_valid = false;
 }
 static inline bool sm_members_remove(sm *s, sm_sched_state *q, unsigned id)
 {
     uint32_t i = s->member_at[id];
     if (i == NO_MEMBER)
         return false;
+    q->st_valid = false;
     unsigned last = q->members[--q->n];
     q->members[i] = last;
     s->member_at[last] = i;

@@ -573,6 +573,7 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     sm_entity *w = &s->ent[e];
     sm_cta *c = &s->cta[w->cta];
     sm_hw *h = &s->hw[w->hw];
+    s->sc[w->sched].st_valid = false;   /* its pc, timing and scoreboard move */
     const isa_program *prog = c->launch->il.prog;
     uint32_t pc = w->pc;
     const isa_inst *in = sm_inst_of(s, e);
@@ -630,27 +631,52 @@ void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const i
 }
 
 /* Statuses of scheduler sc's members at cycle k; the changed ones are
- * reported to its actor (sm_set_status, unrolled: room reserved once). */
-static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
+ * reported to its actor (sm_set_status, unrolled: room reserved once).
+ * When every member waits on a time or a memory event (WS_DEP and above;
+ * none READY or STRUCT, which read the units and the request port), the
+ * statuses hold until the earliest of those times unless something
+ * changes the members (an issue, a status set, sm_statuses_changed): a
+ * later cycle before it reuses them, with the same wake-up and nothing to
+ * report, instead of visiting every member (reconv_ops.stable_statuses). */
+static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst, int *lone)
 {
-    const sm_sched_state *q = &s->sc[sc];
-    sched_actor *a = &s->sc[sc].act;
+    sm_sched_state *q = &s->sc[sc];
+    sched_actor *a = &q->act;
     sched_actor_reserve(a, s->sched_group, &s->sched_tick, q->n);
+    if (q->st_valid && q->st_gen == s->st_gen && k >= q->st_from && k < q->st_until) {
+        *wake = min_u64(*wake, q->st_until);
+        *worst = q->st_worst;
+        *lone = -1;
+        return;
+    }
     sched_report *box = a->box;
     unsigned nb = a->nbox;
     uint8_t best = WS_GONE;
+    uint64_t until = NEVER_CYCLE;
+    unsigned nready = 0, ready = 0;
     for (unsigned i = 0; i < q->n; i++) {
         unsigned id = q->members[i];
-        uint8_t st = entity_status(s, id, k, wake);
+        uint8_t st = entity_status(s, id, k, &until);
         if (s->status[id] != st) {
             s->status[id] = st;
             box[nb++] = id | (uint64_t)st << 32;
         }
         if (st < best)
             best = st;
+        if (st == WS_READY) {
+            nready++;
+            ready = id;
+        }
     }
     a->nbox = nb;
     *worst = best;
+    *lone = nready == 1 ? (int)ready : -1;
+    *wake = min_u64(*wake, until);
+    q->st_valid = s->rc->stable_statuses && best > WS_STRUCT;
+    q->st_gen = s->st_gen;
+    q->st_from = k;
+    q->st_until = until;
+    q->st_worst = best;
 }
 
 /* MIMD bound: fill the slot with more READY entities of the same unit kind,
@@ -679,7 +705,8 @@ static void pack_more(sm *s, unsigned sc, uint64_t k, slot_timing *t)
 unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst)
 {
     const sched_ops *ops = s->p.scheduler->ops;
-    compute_statuses(s, sc, k, wake, worst);
+    int lone;
+    compute_statuses(s, sc, k, wake, worst, &lone);
     bool ready = *worst == WS_READY;
     unsigned n = 0;
     while (n < s->p.issue_width) {
@@ -722,6 +749,12 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
                      : -1;
             if (id >= 0)
                 s->pred[id] = st->formed.pred;
+        } else if (lone >= 0 && ops->takes_lone_ready && !ops->pick_every_cycle && !ops->mem_state) {
+            /* The policy's pick is the one READY member: no question; the
+             * record rides on the next message, after this cycle's
+             * reports, where the pick would have applied them. */
+            id = lone;
+            sm_sched_record(s, sc, (unsigned)id, k);
         } else if (ready || ops->pick_every_cycle) {
             id = sm_sched_ask(s, sc, SA_PICK, k);
         } else {
@@ -740,7 +773,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
         if (n < s->p.issue_width) {
             uint64_t ignored = NEVER_CYCLE;
             uint8_t w2;
-            compute_statuses(s, sc, k, &ignored, &w2);   /* units just booked */
+            compute_statuses(s, sc, k, &ignored, &w2, &lone);   /* units just booked */
             ready = w2 == WS_READY;
         }
     }
@@ -749,6 +782,7 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
 
 void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
 {
+    sm_statuses_changed(s);
     if (r->op == MEM_STORE && !s->p.wait_for_stores) {
         /* A fire-and-forget store was performed (it has no tag): the warp
          * went on at once, but its CTA ends only now, as a GPGPU-Sim warp is

@@ -44,6 +44,19 @@ static void fu_hist_init(stats_hist *h, unsigned width)
     stats_hist_init_ranges(h, n, b);
 }
 
+/* n cycles with no active lane: fu_hist_init's bucket 0 is [0, 0], and
+ * adding 0 leaves the sum as it is, so this is stats_hist_add_n(h, 0, n)
+ * without the bucket search (a ranges layout reads its bounds), which
+ * every idle scheduler cycle made (issue 20). */
+static inline void fu_add_idle(stats_hist *h, uint64_t n)
+{
+    if (h->n)
+        h->count[0] += n;
+    else
+        h->overflow += n;
+    h->samples += n;
+}
+
 /* Trace: idle cycles become one span per run of one stall reason on the
  * scheduler's track, between its issue spans ("memory", "dependency",
  * "pipeline", "barrier"; cycles without any warp are not drawn). */
@@ -109,7 +122,10 @@ void sm_account_idle_cycle(sm *s, unsigned sc, uint64_t cycle, uint8_t worst)
     sm_sched_state *q = &s->sc[sc];
     unsigned lanes = q->lanes_ring[cycle % 64];
     q->lanes_ring[cycle % 64] = 0;
-    stats_hist_add(&q->st.fu_lanes, lanes);
+    if (lanes)
+        stats_hist_add(&q->st.fu_lanes, lanes);
+    else
+        fu_add_idle(&q->st.fu_lanes, 1);
     q->snap_stall = stall_of(worst);
     q->snap_wcat = worst == WS_MEM ? 1 : worst == WS_STRUCT ? 2 : 0;
     q->st.stall[q->snap_stall]++;
@@ -129,7 +145,7 @@ void sm_account_replay(sm *s, uint64_t n)
         return;
     for (unsigned sc = 0; sc < s->p.schedulers; sc++) {
         sm_sched_state *q = &s->sc[sc];
-        stats_hist_add_n(&q->st.fu_lanes, 0, n);
+        fu_add_idle(&q->st.fu_lanes, n);
         q->st.stall[q->snap_stall] += n;
         if (s->tr)   /* the cycles after the last one accounted */
             trace_stall(s, sc, q->snap_stall, q->tr_next, n);
@@ -149,7 +165,7 @@ void sm_account_empty(sm *s, uint64_t n)
 {
     for (unsigned sc = 0; sc < s->p.schedulers; sc++) {
         sm_sched_state *q = &s->sc[sc];
-        stats_hist_add_n(&q->st.fu_lanes, 0, n);
+        fu_add_idle(&q->st.fu_lanes, n);
         q->st.stall[STALL_EMPTY] += n;
         q->st.w0_idle += n;
         if (s->tr)

@@ -76,6 +76,11 @@ typedef struct sched_ops {
      * the SM then asks the scheduler actor every cycle; otherwise it skips
      * the question (the answer is none) in cycles without a READY member. */
     bool pick_every_cycle;
+    /* `pick` returns the only READY member whenever there is exactly one,
+     * and changes nothing: the SM then issues a lone READY member without
+     * asking the scheduler actor; the issue reaches the actor as a report
+     * (SCHED_ISSUED) with the next message (GTO, LRR; issue 20). */
+    bool takes_lone_ready;
     /* State for one scheduler with `slots` warp slots; may read the SM's
      * parameters. The result is s->state (freed by destroy). */
     void *(*create)(sched *s, const struct core_params *p, unsigned slots);

@@ -21,5 +21,6 @@ static int gto_pick(sched *s, const sched_view *v, uint64_t cycle)
 }
 
 const sched_ops sched_gto_ops = {
+    .takes_lone_ready = true,   /* the greedy one if READY, else the oldest READY */
     .pick = gto_pick,
 };

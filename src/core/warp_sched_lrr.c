@@ -55,6 +55,7 @@ static void lrr_removed(sched *s, unsigned pos, unsigned id)
 }
 
 const sched_ops sched_lrr_ops = {
+    .takes_lone_ready = true,   /* the first READY from `next`: the only one */
     .create = lrr_create,
     .destroy = g_free,
     .pick = lrr_pick,

@@ -106,7 +106,7 @@ static inline unsigned bit_width(uint64_t v)
 }
 
 /* Index of the bucket holding v, or h->n for overflow. */
-static inline unsigned hist_find(const stats_hist *h, uint64_t v)
+static inline unsigned hist_search(const stats_hist *h, uint64_t v)
 {
     unsigned n = h->n;
     if (h->layout == HIST_EXACT)   /* [0], [1], ... [n-1] */
@@ -132,6 +132,22 @@ static inline unsigned hist_find(const stats_hist *h, uint64_t v)
         len -= half;
     }
     return h->lo[base] <= v && v <= h->hi[base] ? base : n;
+}
+
+/* hist_search, trying first the bucket a ranges layout found last: the SM
+ * adds the same lane count (a full warp) at most issues. Buckets are
+ * disjoint, so a bucket that holds v is the answer. */
+static inline unsigned hist_find(stats_hist *h, uint64_t v)
+{
+    if (h->layout != HIST_SEARCH)
+        return hist_search(h, v);
+    unsigned c = h->last;
+    if (c < h->n && h->lo[c] <= v && v <= h->hi[c])
+        return c;
+    unsigned i = hist_search(h, v);
+    if (i < h->n)
+        h->last = i;
+    return i;
 }
 
 void stats_hist_add_n(stats_hist *h, uint64_t v, uint64_t times)

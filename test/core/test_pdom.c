@@ -200,3 +200,40 @@ Test(pdom, deepest_loop_stack)
     cr_assert_eq(s.depth, 1);
     expect_entry(&s, 0, EXIT_BLK, PDOM_NO_RPC, "11111111111111111111111111111111");
 }
+
+/* pdom_update_two, the branch's form (lanes in `sel` to one pc, the rest
+ * to another), gives the stacks worked out above for pdom_update: Fung's
+ * Fig 3.1 first branch (A: 1110 taken to B, 0001 to the fall-through F),
+ * a loop trip with an exit (the exited lanes leave every entry), one pc
+ * for all, and two targets neither of which falls through, pushed in the
+ * order of their lowest lanes as pdom_update finds them. */
+Test(pdom, two_targets)
+{
+    enum { A, B, C, D, E, F, G };
+    pdom_stack s;
+    pdom_init(&s, A, m("1111"));
+    pdom_update_two(&s, m("1110"), B, F, F, G, 0);
+    cr_assert_eq(s.depth, 3);
+    expect_entry(&s, 0, G, PDOM_NO_RPC, "1111");
+    expect_entry(&s, 1, F, G, "0001");
+    expect_entry(&s, 2, B, G, "1110");
+
+    pdom_init(&s, A, m("1111"));   /* lanes 0, 1 exit; 2 jumps to C, 3 falls to B */
+    pdom_update_two(&s, m("1110"), C, B, B, D, m("1100"));
+    cr_assert_eq(s.depth, 3);
+    expect_entry(&s, 0, D, PDOM_NO_RPC, "0011");
+    expect_entry(&s, 1, B, D, "0001");
+    expect_entry(&s, 2, C, D, "0010");
+
+    pdom_init(&s, A, m("1111"));   /* taken and fall-through are one pc */
+    pdom_update_two(&s, m("0101"), B, B, B, C, 0);
+    cr_assert_eq(s.depth, 1);
+    expect_entry(&s, 0, B, PDOM_NO_RPC, "1111");
+
+    pdom_init(&s, A, m("1111"));   /* X = E (lanes 0, 1), Y = F (2, 3); falls to G */
+    pdom_update_two(&s, m("0011"), F, E, G, D, 0);
+    cr_assert_eq(s.depth, 3);
+    expect_entry(&s, 0, D, PDOM_NO_RPC, "1111");
+    expect_entry(&s, 1, E, D, "1100");
+    expect_entry(&s, 2, F, D, "0011");
+}

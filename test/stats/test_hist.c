@@ -263,3 +263,31 @@ Test(hist, arithmetic_layouts_match_searched_bounds)
     cr_assert_eq(lg.overflow, 2);
     cr_assert_eq(lgr.overflow, 2);
 }
+
+/* A ranges layout tries the bucket it found last first (hist.c): values
+ * that move between buckets, past the last one and into a gap still land
+ * where the bounds say. Buckets [0], [1-7], [8-31], [32]; the values 32
+ * 32 5 32 0 9 33 32 20 give [0]: 0; [1-7]: 5; [8-31]: 9, 20; [32]: 32 x 4;
+ * overflow 33. Then [0], [5-7] (a gap at 1-4): 5 then 3 is overflow. */
+Test(hist, ranges_last_bucket_first)
+{
+    stats_hist h;
+    uint64_t b[] = {0, 0, 1, 7, 8, 31, 32, 32};
+    stats_hist_init_ranges(&h, 4, b);
+    uint64_t v[] = {32, 32, 5, 32, 0, 9, 33, 32, 20};
+    for (unsigned i = 0; i < sizeof v / sizeof v[0]; i++)
+        stats_hist_add(&h, v[i]);
+    cr_expect_eq(h.count[0], 1);
+    cr_expect_eq(h.count[1], 1);
+    cr_expect_eq(h.count[2], 2);
+    cr_expect_eq(h.count[3], 4);
+    cr_expect_eq(h.overflow, 1);
+    cr_expect_eq(h.samples, 9);
+    uint64_t g[] = {0, 0, 5, 7};
+    stats_hist_init_ranges(&h, 2, g);
+    stats_hist_add_n(&h, 5, 3);
+    stats_hist_add(&h, 3);
+    cr_expect_eq(h.count[1], 3);
+    cr_expect_eq(h.count[0], 0);
+    cr_expect_eq(h.overflow, 1);
+}
