@@ -159,9 +159,9 @@ static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     /* FR-FCFS+Cap's count: a younger request passes the bank's oldest, or
      * the oldest starts and the count begins again for the next one. */
     if (i == b->head) {
-        stats_hist_add(&mc->st.bypasses, b->bypassed);
+        mc_hist(mc, &mc->st.bypasses, b->bypassed);
         if (mc->p.frfcfs_cap && b->bypassed >= mc->p.frfcfs_cap)
-            mc->st.cap_served++;
+            mc_count(mc, &mc->st.cap_served, 1);
         b->bypassed = 0;
     } else {
         b->bypassed++;
