@@ -100,7 +100,7 @@ static inline void dram_bank_candidate(const memctrl *mc, mc_bank *b)
     b->cand_rank = (uint8_t)mc_rank_of(cmd, b, r);
     b->cand_seq = r->seq;
     b->cand_key = mc_key(b->cand_rank, r->seq);
-    b->cand_cls = mc_floor_class(mc, b, cmd);
+    b->cand_xi = mc_extra_index(mc, b, cmd);
 }
 
 #endif

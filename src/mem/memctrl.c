@@ -48,7 +48,8 @@ static void maybe_deactivate(memctrl *mc, uint32_t k)
     mc->active_pos[k] = MC_NONE;
     mc->slot_at[pos] = mc->slot_at[end];
     mc->slot_key[pos] = mc->slot_key[end];
-    mc->slot_cls[pos] = mc->slot_cls[end];
+    mc->slot_cmd[pos] = mc->slot_cmd[end];
+    mc->slot_xi[pos] = mc->slot_xi[end];
 }
 
 static void link_waiting(memctrl *mc, uint32_t i)
@@ -101,28 +102,6 @@ static void unlink_waiting(memctrl *mc, uint32_t i)
 
 /* ---- picking the next command ------------------------------------------ */
 
-/* The channel's floors (each at least cur), and from them every floor
- * class's (mc_floor_class): the terms mc_with_channel adds per bank, added
- * here once per class. */
-static void pick_floors(memctrl *mc, uint64_t floors[DRAM_CMD_COUNT])
-{
-    mc->ops->channel_floors(mc, floors);
-    for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
-        floors[k] = mc_max(floors[k], mc->cur);
-    uint64_t *cf = mc->class_floor;
-    unsigned g = mc->p.bank_groups, np = mc->p.pseudo_channels;
-    for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
-        cf[k] = floors[k];
-    if (g > 1) {
-        for (unsigned k = 0; k < g; k++) {
-            cf[DRAM_CMD_COUNT + k] = mc_max(floors[DRAM_CMD_RD], mc->group_next_col[k]);
-            cf[DRAM_CMD_COUNT + g + k] = mc_max(floors[DRAM_CMD_WR], mc->group_next_col[k]);
-        }
-    }
-    for (unsigned k = 0; k < np; k++)
-        cf[DRAM_CMD_COUNT + 2 * g + k] = mc_max(floors[DRAM_CMD_ACT], mc->pc_next_act[k]);
-}
-
 static mc_pick bank_pick(const mc_bank *b, uint64_t t)
 {
     return (mc_pick){t, b->cand_seq, b->cand, (enum dram_cmd)b->cand_cmd, b->cand_rank, true};
@@ -142,25 +121,35 @@ static void flush_dirty(memctrl *mc)
         bool none = b->cand == MC_NONE;
         mc->slot_at[pos] = none ? UINT64_MAX : b->cand_at;
         mc->slot_key[pos] = none ? UINT64_MAX : b->cand_key;
-        mc->slot_cls[pos] = none ? 0 : b->cand_cls;
+        mc->slot_cmd[pos] = none ? 0 : b->cand_cmd;
+        mc->slot_xi[pos] = none ? 0 : b->cand_xi;
     }
     mc->ndirty = 0;
 }
 
+/* The channel's floor for each kind of command, none before cur. */
+static void pick_floors(memctrl *mc, uint64_t floors[DRAM_CMD_COUNT])
+{
+    mc->ops->channel_floors(mc, floors);
+    for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
+        floors[k] = mc_max(floors[k], mc->cur);
+}
+
 /* The hot loop of the controller: one pass over the active banks' slots
- * per command, each a max with its class's floor and one (t, key)
- * compare. A slot with no candidate (UINT64_MAX, UINT64_MAX) never wins. */
+ * per command, each mc_with_channel's two max (the command's floor, its
+ * group's or pseudo-channel's term) and one (t, key) compare. A slot
+ * with no candidate (UINT64_MAX, UINT64_MAX) never wins. */
 static mc_pick pick_next(memctrl *mc)
 {
     uint64_t floors[DRAM_CMD_COUNT];
     flush_dirty(mc);
     pick_floors(mc, floors);
-    const uint64_t *cf = mc->class_floor, *at = mc->slot_at, *key = mc->slot_key;
-    const uint8_t *cls = mc->slot_cls;
+    const uint64_t *at = mc->slot_at, *key = mc->slot_key, *extra = mc->extra;
+    const uint8_t *cmd = mc->slot_cmd, *xi = mc->slot_xi;
     uint64_t bt = UINT64_MAX, bk = UINT64_MAX;
     uint32_t win = MC_NONE, n = mc->nactive;
     for (uint32_t a = 0; a < n; a++) {
-        uint64_t t = mc_max(at[a], cf[cls[a]]);
+        uint64_t t = mc_max(mc_max(at[a], floors[cmd[a]]), extra[xi[a]]);
         if (t < bt || (t == bt && key[a] < bk)) {
             bt = t;
             bk = key[a];
@@ -192,9 +181,7 @@ static mc_pick pick_after_enqueue(memctrl *mc, uint32_t i)
     if (b->cand == MC_NONE)
         return best;
     uint64_t floors[DRAM_CMD_COUNT];
-    mc->ops->channel_floors(mc, floors);
-    for (unsigned c = 0; c < DRAM_CMD_COUNT; c++)
-        floors[c] = mc_max(floors[c], mc->cur);
+    pick_floors(mc, floors);
     enum dram_cmd cmd = (enum dram_cmd)b->cand_cmd;
     uint64_t t = mc_with_channel(mc, floors, b, b->cand_at, cmd);
     if (mc_earlier(&best, t, b->cand_rank, b->cand_seq))
@@ -412,17 +399,17 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->nslots = p->queue_size + p->banks;
     mc->reqs = g_new0(mc_req, mc->nslots);
     mc->banks = g_new0(mc_bank, p->banks);
-    mc->group_next_col = g_new0(uint64_t, p->bank_groups);
-    mc->nclasses = DRAM_CMD_COUNT + 2 * p->bank_groups + p->pseudo_channels;
-    mc->class_floor = g_new0(uint64_t, mc->nclasses);
-    mc->pc_next_act = g_new0(uint64_t, p->pseudo_channels);
+    mc->extra = g_new0(uint64_t, 1 + p->bank_groups + p->pseudo_channels);
+    mc->group_next_col = mc->extra + 1;
+    mc->pc_next_act = mc->extra + 1 + p->bank_groups;
     mc->pc_faw = g_new0(uint64_t, 4 * p->pseudo_channels);
     mc->pc_faw_pos = g_new0(uint32_t, p->pseudo_channels);
     mc->active = g_new0(uint32_t, p->banks);
     mc->active_pos = g_new(uint32_t, p->banks);
     mc->slot_at = g_new(uint64_t, p->banks);
     mc->slot_key = g_new(uint64_t, p->banks);
-    mc->slot_cls = g_new(uint8_t, p->banks);
+    mc->slot_cmd = g_new(uint8_t, p->banks);
+    mc->slot_xi = g_new(uint8_t, p->banks);
     mc->dirty = g_new(uint32_t, p->banks);
     mc->heap_cap = p->queue_size + p->banks + 16;
     mc->heap = g_new(mc_done_ent, mc->heap_cap);
@@ -461,16 +448,15 @@ void memctrl_free(memctrl *mc)
     g_free(mc->banks);
     des_lgroup_free(mc->bank_group);
     g_free(mc->bank_actors);
-    g_free(mc->group_next_col);
-    g_free(mc->class_floor);
-    g_free(mc->pc_next_act);
+    g_free(mc->extra);
     g_free(mc->pc_faw);
     g_free(mc->pc_faw_pos);
     g_free(mc->active);
     g_free(mc->active_pos);
     g_free(mc->slot_at);
     g_free(mc->slot_key);
-    g_free(mc->slot_cls);
+    g_free(mc->slot_cmd);
+    g_free(mc->slot_xi);
     g_free(mc->dirty);
     g_free(mc->heap);
     g_free(mc->notes);

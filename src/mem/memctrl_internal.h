@@ -49,7 +49,7 @@ typedef struct mc_bank {
      * cycle the bank alone allows (channel constraints are added per pick). */
     bool dirty;
     uint8_t cand_cmd, cand_rank;
-    uint8_t cand_cls;                   /* its floor class (mc_floor_class) */
+    uint8_t cand_xi;                    /* its channel term (mc_extra_index) */
     uint32_t cand;
     uint64_t cand_at, cand_seq;
     uint64_t cand_key;                  /* mc_key(rank, seq): the pick's tie-break in one compare */
@@ -102,19 +102,19 @@ struct memctrl {
      * bank k's index in active, or MC_NONE. */
     uint32_t *active, *active_pos, nactive;
     /* Each active bank's candidate as the pick reads it, by its index in
-     * active: the bank's own earliest cycle, its floor class and its
-     * mc_key (UINT64_MAX, UINT64_MAX when it has none), so the pass reads
-     * three small arrays, not the banks (issue 20). */
+     * active: the bank's own earliest cycle, its command, its channel term
+     * (mc_extra_index) and its mc_key (at and key UINT64_MAX when it has
+     * none), so the pass reads small arrays, not the banks (issue 20). */
     uint64_t *slot_at, *slot_key;
-    uint8_t *slot_cls;
+    uint8_t *slot_cmd, *slot_xi;
     /* Banks whose view changed since the last pick (mc_bank.dirty set):
      * their candidates are recomputed first. */
     uint32_t *dirty, ndirty;
+    /* The per-group and per-pseudo-channel floors in one array, `extra`:
+     * [0] is always 0, then group_next_col, then pc_next_act, so a
+     * command's own term is extra[mc_extra_index] (issue 20). */
+    uint64_t *extra;
     uint64_t *group_next_col;           /* full: tCCDL per bank group */
-    /* Each pick's channel floor of every class (mc_floor_class), computed
-     * once per pick instead of once per bank (issue 20). */
-    uint64_t *class_floor;
-    uint32_t nclasses;
     /* full, per pseudo-channel: earliest next ACT (tRRD, tFAW), and for
      * tFAW a ring of when each of its last four ACTs leaves the window */
     uint64_t *pc_next_act, *pc_faw;
@@ -293,19 +293,17 @@ static inline uint64_t mc_key(int rank, uint64_t seq)
     return (uint64_t)rank << 62 | seq;
 }
 
-/* The class of channel floor a command of bank b waits for: the command's
- * own (floors[cmd]), with its bank group's tCCDL for a column command when
- * bank_groups > 1, or its pseudo-channel's tRRD/tFAW for an ACT: the terms
- * mc_with_channel adds. Classes: DRAM_CMD_COUNT plain ones, then RD per
- * group, WR per group, ACT per pseudo-channel. */
-static inline uint8_t mc_floor_class(const memctrl *mc, const mc_bank *b, enum dram_cmd cmd)
+/* Where in mc->extra the floor term of bank b's command is that
+ * mc_with_channel adds besides floors[cmd]: its bank group's tCCDL for a
+ * column command when bank_groups > 1, its pseudo-channel's tRRD/tFAW for
+ * an ACT, else none (extra[0], always 0). */
+static inline uint8_t mc_extra_index(const memctrl *mc, const mc_bank *b, enum dram_cmd cmd)
 {
-    unsigned g = mc->p.bank_groups;
-    if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && g > 1)
-        return (uint8_t)(DRAM_CMD_COUNT + (cmd == DRAM_CMD_WR ? g : 0) + b->group);
+    if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && mc->p.bank_groups > 1)
+        return (uint8_t)(1 + b->group);
     if (cmd == DRAM_CMD_ACT)
-        return (uint8_t)(DRAM_CMD_COUNT + 2 * g + b->pc);
-    return (uint8_t)cmd;
+        return (uint8_t)(1 + mc->p.bank_groups + b->pc);
+    return 0;
 }
 
 /* `at` (a bank's own earliest cycle for cmd) with the channel's floors. */
