@@ -147,5 +147,5 @@ void dram_bank_view(memctrl *mc, mc_bank *b, const dram_bank_report *r)
     b->idle_at = r->idle_at;
     b->hold_until = r->hold_until;
     b->hold = r->hold;
-    b->dirty = true;
+    mc_mark(mc, b);
 }

@@ -99,6 +99,8 @@ static inline void dram_bank_candidate(const memctrl *mc, mc_bank *b)
     b->cand_cmd = (uint8_t)cmd;
     b->cand_rank = (uint8_t)mc_rank_of(cmd, b, r);
     b->cand_seq = r->seq;
+    b->cand_key = mc_key(b->cand_rank, r->seq);
+    b->cand_xi = mc_extra_index(mc, b, cmd);
 }
 
 #endif

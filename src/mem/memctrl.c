@@ -31,6 +31,8 @@ static void activate(memctrl *mc, uint32_t k)
         return;
     mc->active_pos[k] = mc->nactive;
     mc->active[mc->nactive++] = k;
+    /* Its slot is filled by the pick: a bank joins with a new request, so
+     * it is dirty (link_waiting). */
 }
 
 /* Bank k leaves the active set once it holds no request. */
@@ -40,10 +42,14 @@ static void maybe_deactivate(memctrl *mc, uint32_t k)
     uint32_t pos = mc->active_pos[k];
     if (b->waiting || b->bound != MC_NONE || pos == MC_NONE)
         return;
-    uint32_t last = mc->active[--mc->nactive];
+    uint32_t end = --mc->nactive, last = mc->active[end];
     mc->active[pos] = last;
     mc->active_pos[last] = pos;
     mc->active_pos[k] = MC_NONE;
+    mc->slot_at[pos] = mc->slot_at[end];
+    mc->slot_key[pos] = mc->slot_key[end];
+    mc->slot_cmd[pos] = mc->slot_cmd[end];
+    mc->slot_xi[pos] = mc->slot_xi[end];
 }
 
 static void link_waiting(memctrl *mc, uint32_t i)
@@ -58,7 +64,7 @@ static void link_waiting(memctrl *mc, uint32_t i)
         b->head = i;
     b->tail = i;
     b->waiting++;
-    b->dirty = true;
+    mc_mark(mc, b);
     activate(mc, r->bank);
     r->gnext = MC_NONE;
     r->gprev = mc->gtail;
@@ -96,27 +102,90 @@ static void unlink_waiting(memctrl *mc, uint32_t i)
 
 /* ---- picking the next command ------------------------------------------ */
 
-/* The hot loop of the controller: one pass over the banks per command. */
-static mc_pick pick_next(memctrl *mc)
+static mc_pick bank_pick(const mc_bank *b, uint64_t t)
 {
-    mc_pick best = {.valid = false};
-    uint64_t floors[DRAM_CMD_COUNT];
+    return (mc_pick){t, b->cand_seq, b->cand, (enum dram_cmd)b->cand_cmd, b->cand_rank, true};
+}
+
+/* Recompute the candidates of the banks whose view changed, into their
+ * slots (an inactive bank's, which is none, is not kept). */
+static void flush_dirty(memctrl *mc)
+{
+    for (uint32_t d = 0; d < mc->ndirty; d++) {
+        uint32_t k = mc->dirty[d];
+        mc_bank *b = &mc->banks[k];
+        dram_bank_candidate(mc, b);
+        uint32_t pos = mc->active_pos[k];
+        if (pos == MC_NONE)
+            continue;
+        bool none = b->cand == MC_NONE;
+        mc->slot_at[pos] = none ? UINT64_MAX : b->cand_at;
+        mc->slot_key[pos] = none ? UINT64_MAX : b->cand_key;
+        mc->slot_cmd[pos] = none ? 0 : b->cand_cmd;
+        mc->slot_xi[pos] = none ? 0 : b->cand_xi;
+    }
+    mc->ndirty = 0;
+}
+
+/* The channel's floor for each kind of command, none before cur. */
+static void pick_floors(memctrl *mc, uint64_t floors[DRAM_CMD_COUNT])
+{
     mc->ops->channel_floors(mc, floors);
     for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
         floors[k] = mc_max(floors[k], mc->cur);
-    for (uint32_t a = 0; a < mc->nactive; a++) {
-        mc_bank *b = &mc->banks[mc->active[a]];
-        if (b->dirty)
-            dram_bank_candidate(mc, b);
-        if (b->cand == MC_NONE)
-            continue;
-        enum dram_cmd cmd = (enum dram_cmd)b->cand_cmd;
-        uint64_t t = mc_with_channel(mc, floors, b, b->cand_at, cmd);
-        if (mc_earlier(&best, t, b->cand_rank, b->cand_seq))
-            best = (mc_pick){t, b->cand_seq, b->cand, cmd, b->cand_rank, true};
+}
+
+/* The hot loop of the controller: one pass over the active banks' slots
+ * per command, each mc_with_channel's two max (the command's floor, its
+ * group's or pseudo-channel's term) and one (t, key) compare. A slot
+ * with no candidate (UINT64_MAX, UINT64_MAX) never wins. */
+static mc_pick pick_next(memctrl *mc)
+{
+    uint64_t floors[DRAM_CMD_COUNT];
+    flush_dirty(mc);
+    pick_floors(mc, floors);
+    const uint64_t *at = mc->slot_at, *key = mc->slot_key, *extra = mc->extra;
+    const uint8_t *cmd = mc->slot_cmd, *xi = mc->slot_xi;
+    uint64_t bt = UINT64_MAX, bk = UINT64_MAX;
+    uint32_t win = MC_NONE, n = mc->nactive;
+    for (uint32_t a = 0; a < n; a++) {
+        uint64_t t = mc_max(mc_max(at[a], floors[cmd[a]]), extra[xi[a]]);
+        if (t < bt || (t == bt && key[a] < bk)) {
+            bt = t;
+            bk = key[a];
+            win = a;
+        }
     }
+    mc_pick best = win != MC_NONE ? bank_pick(&mc->banks[mc->active[win]], bt)
+                                  : (mc_pick){.valid = false};
     if (mc->sched->channel_offer)
         mc->sched->channel_offer(mc, floors, &best);
+    return best;
+}
+
+/* The pick after request i joined its bank's queue, from the fresh pick
+ * before it: only that bank's candidate can have changed (the others' and
+ * the floors' have not, and the fresh pick's t is >= cur, so raising the
+ * floors to cur moves none), so unless the old winner came from that bank
+ * the new pick is the earlier of the two, as the full pass would find (the
+ * order is total). A channel-wide offer (fcfs) may change too: full pass. */
+static mc_pick pick_after_enqueue(memctrl *mc, uint32_t i)
+{
+    uint32_t k = mc->reqs[i].bank;
+    if (!mc->pick_fresh || mc->sched->channel_offer ||
+        (mc->pick.valid && mc->reqs[mc->pick.req].bank == k))
+        return pick_next(mc);
+    mc_bank *b = &mc->banks[k];
+    flush_dirty(mc);   /* bank k only: the fresh pick had flushed the others */
+    mc_pick best = mc->pick;
+    if (b->cand == MC_NONE)
+        return best;
+    uint64_t floors[DRAM_CMD_COUNT];
+    pick_floors(mc, floors);
+    enum dram_cmd cmd = (enum dram_cmd)b->cand_cmd;
+    uint64_t t = mc_with_channel(mc, floors, b, b->cand_at, cmd);
+    if (mc_earlier(&best, t, b->cand_rank, b->cand_seq))
+        best = bank_pick(b, t);
     return best;
 }
 
@@ -170,7 +239,7 @@ static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
     unlink_waiting(mc, i);
     mc_hist(mc, &mc->st.queue_delay, t - r->arrival);
     b->bound = i;
-    b->dirty = true;
+    mc_mark(mc, b);
     mc->busy++;
 }
 
@@ -222,7 +291,7 @@ static void finish(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
     b->bound = MC_NONE;
-    b->dirty = true;
+    mc_mark(mc, b);
     mc->busy--;
     maybe_deactivate(mc, r->bank);
     if (r->write) {
@@ -256,7 +325,7 @@ static void issue(memctrl *mc, const mc_pick *pk)
     mc_bank *b = &mc->banks[r->bank];
     if (b->bound != pk->req)
         bind(mc, b, pk->req, pk->t);
-    b->dirty = true;
+    mc_mark(mc, b);
     if (mc->tr) {
         static const char *const cmd_name[DRAM_CMD_COUNT] = {"PRE", "ACT", "RD", "WR", "serve"};
         trace_complete_on(mc->tr, mc->tr_cmd, cmd_name[pk->cmd], pk->t * mc->us_per_cycle, mc->us_per_cycle);
@@ -340,12 +409,18 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     mc->nslots = p->queue_size + p->banks;
     mc->reqs = g_new0(mc_req, mc->nslots);
     mc->banks = g_new0(mc_bank, p->banks);
-    mc->group_next_col = g_new0(uint64_t, p->bank_groups);
-    mc->pc_next_act = g_new0(uint64_t, p->pseudo_channels);
+    mc->extra = g_new0(uint64_t, 1 + p->bank_groups + p->pseudo_channels);
+    mc->group_next_col = mc->extra + 1;
+    mc->pc_next_act = mc->extra + 1 + p->bank_groups;
     mc->pc_faw = g_new0(uint64_t, 4 * p->pseudo_channels);
     mc->pc_faw_pos = g_new0(uint32_t, p->pseudo_channels);
     mc->active = g_new0(uint32_t, p->banks);
     mc->active_pos = g_new(uint32_t, p->banks);
+    mc->slot_at = g_new(uint64_t, p->banks);
+    mc->slot_key = g_new(uint64_t, p->banks);
+    mc->slot_cmd = g_new(uint8_t, p->banks);
+    mc->slot_xi = g_new(uint8_t, p->banks);
+    mc->dirty = g_new(uint32_t, p->banks);
     mc->heap_cap = p->queue_size + p->banks + 16;
     mc->heap = g_new(mc_done_ent, mc->heap_cap);
     for (uint32_t i = 0; i < mc->nslots; i++)
@@ -389,12 +464,16 @@ void memctrl_free(memctrl *mc)
     g_free(mc->banks);
     des_lgroup_free(mc->bank_group);
     g_free(mc->bank_actors);
-    g_free(mc->group_next_col);
-    g_free(mc->pc_next_act);
+    g_free(mc->extra);
     g_free(mc->pc_faw);
     g_free(mc->pc_faw_pos);
     g_free(mc->active);
     g_free(mc->active_pos);
+    g_free(mc->slot_at);
+    g_free(mc->slot_key);
+    g_free(mc->slot_cmd);
+    g_free(mc->slot_xi);
+    g_free(mc->dirty);
     g_free(mc->heap);
     g_free(mc->notes);
     g_free(mc);
@@ -433,7 +512,7 @@ bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now)
                   .hint = req->hint};
     r->bursts_left = mc->ops->bursts(mc, req->bytes);
     link_waiting(mc, i);
-    mc->pick = pick_next(mc);
+    mc->pick = pick_after_enqueue(mc, i);
     mc->pick_fresh = true;
     mc->next_action = mc->pick.valid ? mc->pick.t : MEMCTRL_NEVER;
     return true;

@@ -52,8 +52,10 @@ typedef struct mc_bank {
      * cycle the bank alone allows (channel constraints are added per pick). */
     bool dirty;
     uint8_t cand_cmd, cand_rank;
+    uint8_t cand_xi;                    /* its channel term (mc_extra_index) */
     uint32_t cand;
     uint64_t cand_at, cand_seq;
+    uint64_t cand_key;                  /* mc_key(rank, seq): the pick's tie-break in one compare */
 } mc_bank;
 
 typedef struct mc_done_ent {
@@ -102,6 +104,19 @@ struct memctrl {
      * matter): pick_next visits only these (issue 20). active_pos[k] is
      * bank k's index in active, or MC_NONE. */
     uint32_t *active, *active_pos, nactive;
+    /* Each active bank's candidate as the pick reads it, by its index in
+     * active: the bank's own earliest cycle, its command, its channel term
+     * (mc_extra_index) and its mc_key (at and key UINT64_MAX when it has
+     * none), so the pass reads small arrays, not the banks (issue 20). */
+    uint64_t *slot_at, *slot_key;
+    uint8_t *slot_cmd, *slot_xi;
+    /* Banks whose view changed since the last pick (mc_bank.dirty set):
+     * their candidates are recomputed first. */
+    uint32_t *dirty, ndirty;
+    /* The per-group and per-pseudo-channel floors in one array, `extra`:
+     * [0] is always 0, then group_next_col, then pc_next_act, so a
+     * command's own term is extra[mc_extra_index] (issue 20). */
+    uint64_t *extra;
     uint64_t *group_next_col;           /* full: tCCDL per bank group */
     /* full, per pseudo-channel: earliest next ACT (tRRD, tFAW), and for
      * tFAW a ring of when each of its last four ACTs leaves the window */
@@ -131,6 +146,15 @@ struct memctrl {
     struct mc_note *notes;
     size_t notes_head, notes_len, notes_cap;
 };
+
+/* Bank b's view changed: its candidate is recomputed at the next pick. */
+static inline void mc_mark(memctrl *mc, mc_bank *b)
+{
+    if (b->dirty)
+        return;
+    b->dirty = true;
+    mc->dirty[mc->ndirty++] = (uint32_t)(b - mc->banks);
+}
 
 /* One statistics update held back: counter += v, hist add v, or a bank's
  * report events (ev v, hold wait w). */
@@ -263,6 +287,26 @@ static inline bool mc_earlier(const mc_pick *best, uint64_t t, int rank, uint64_
 {
     return !best->valid || t < best->t ||
            (t == best->t && (rank < best->rank || (rank == best->rank && seq < best->seq)));
+}
+
+/* (rank, seq) in one word, ordered as mc_earlier orders them: seq counts
+ * requests and stays far below 2^62. */
+static inline uint64_t mc_key(int rank, uint64_t seq)
+{
+    return (uint64_t)rank << 62 | seq;
+}
+
+/* Where in mc->extra the floor term of bank b's command is that
+ * mc_with_channel adds besides floors[cmd]: its bank group's tCCDL for a
+ * column command when bank_groups > 1, its pseudo-channel's tRRD/tFAW for
+ * an ACT, else none (extra[0], always 0). */
+static inline uint8_t mc_extra_index(const memctrl *mc, const mc_bank *b, enum dram_cmd cmd)
+{
+    if ((cmd == DRAM_CMD_RD || cmd == DRAM_CMD_WR) && mc->p.bank_groups > 1)
+        return (uint8_t)(1 + b->group);
+    if (cmd == DRAM_CMD_ACT)
+        return (uint8_t)(1 + mc->p.bank_groups + b->pc);
+    return 0;
 }
 
 /* `at` (a bank's own earliest cycle for cmd) with the channel's floors. */
