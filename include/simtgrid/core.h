@@ -46,6 +46,10 @@ enum { DWF_PD_COND, DWF_PD_ANY };
 /* Where a lane-aware group's conflicting threads go (core.dwf_las_merge):
  * a new warp (the thesis), or first the pc's older pool warps. */
 enum { DWF_MERGE_LUT, DWF_MERGE_ANY };
+/* What a banks register file's conflict costs (core.dwf_bank_cost): a
+ * scheduler cycle per extra thread of a home lane, or the thesis's register
+ * read stage (a pipeline cycle per extra thread of a bank in each pass). */
+enum { DWF_BANK_LANE, DWF_BANK_PASS };
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 /* Two-level: the group that becomes top, the next in order or the one fetched from. */
 typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
@@ -97,6 +101,7 @@ typedef struct core_params {
     unsigned dwf_rf;               /* DWF_RF_* */
     unsigned dwf_pdpri_count;      /* DWF_PD_* */
     unsigned dwf_las_merge;        /* DWF_MERGE_* */
+    unsigned dwf_bank_cost;        /* DWF_BANK_* */
     bool dwf_swizzle;
     unsigned dwf_pool_entries;     /* 0 = infinite */
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;

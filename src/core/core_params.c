@@ -10,6 +10,7 @@ static const char *const dwf_policy_names[] = {[DWF_POL_MAJ] = "maj", [DWF_POL_M
 static const char *const dwf_rf_names[] = {[DWF_RF_LAS] = "las", [DWF_RF_IDEAL] = "ideal", [DWF_RF_BANKS] = "banks", NULL};
 static const char *const dwf_pd_names[] = {[DWF_PD_COND] = "cond", [DWF_PD_ANY] = "any", NULL};
 static const char *const dwf_merge_names[] = {[DWF_MERGE_LUT] = "lut", [DWF_MERGE_ANY] = "any", NULL};
+static const char *const dwf_bank_names[] = {[DWF_BANK_LANE] = "lane", [DWF_BANK_PASS] = "pass", NULL};
 static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
                                              [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive",
                                              [CORE_DWS_SLIP] = "slip", NULL};
@@ -45,6 +46,7 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.dwf_rf", dwf_rf, dwf_rf_names),
     PB_ENUM(core_params, "core.dwf_pdpri_count", dwf_pdpri_count, dwf_pd_names),
     PB_ENUM(core_params, "core.dwf_las_merge", dwf_las_merge, dwf_merge_names),
+    PB_ENUM(core_params, "core.dwf_bank_cost", dwf_bank_cost, dwf_bank_names),
     B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
     U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc), U(dwf_heap_ports),
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),

@@ -23,14 +23,16 @@
  *          or of any branch: core.dwf_pdpri_count, [interp]).
  * Register file (core.dwf_rf): las, a thread only on its home lane with the
  * CNF/OCC insertion rule of [T] 4.2; ideal, any free lane; banks, any lane,
- * and a warp with m threads of one home lane holds the issue port m - 1
- * more scheduler cycles. Thread swizzling (core.dwf_swizzle): home lane
+ * and threads sharing a register bank hold the issue port
+ * (core.dwf_bank_cost: m - 1 scheduler cycles for m threads of one home
+ * lane, or the thesis's per-pass register read stall, [T] 5.1.1). Thread swizzling (core.dwf_swizzle): home lane
  * (tid mod N) xor 1 in odd warps ([T] 4.2, [interp] mapping).
  *
  * Cross-lane instructions (ballot, vote, shfl, ...) are not in the thesis's
  * PISA: so that their results are the static warp's, their pool warps are
  * formed per hardware warp on the threads' original lanes and issue when
  * they hold every live thread of it (or when nothing else can move). */
+#include <limits.h>
 #include <string.h>
 
 #include "core/dwf_heap.h"
@@ -705,6 +707,34 @@ static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *sta
     return e;
 }
 
+/* Pipeline cycles a `banks` warp's register reads hold the issue
+ * (core.dwf_bank_cost, docs/core.md "Dynamic warp formation"). lane: a
+ * bank per home lane, one thread a scheduler cycle: (most threads of one
+ * home lane - 1) scheduler cycles. pass: the thesis's register read stage
+ * (sec. 5.1.1): simd_width banks, a thread's bank its home lane mod
+ * simd_width; each pass of simd_width lanes stalls (most threads of one
+ * bank in the pass - 1) cycles. */
+static unsigned bank_stall(const sm *s, const dwf_state *d, unsigned e)
+{
+    bool pass = s->p.dwf_bank_cost == DWF_BANK_PASS;
+    unsigned W = pass ? s->p.simd_width : d->ws, nb = pass ? W : d->ws;
+    unsigned per[ISA_MAX_LANES] = {0}, stall = 0, deg = 1;
+    unsigned cur = UINT_MAX;   /* the pass being counted */
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m), b = d->home[d->tid[e][l]] % nb;
+        if (l / W != cur) {   /* a new pass: its stall is its worst bank's */
+            stall += deg - 1;
+            deg = 1;
+            cur = l / W;
+            memset(per, 0, nb * sizeof per[0]);
+        }
+        if (++per[b] > deg)
+            deg = per[b];
+    }
+    stall += deg - 1;
+    return pass ? stall : stall * d->P;
+}
+
 static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, unsigned *threads)
 {
     (void)k;
@@ -713,14 +743,11 @@ static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     pool_issue(d, e);
     sw->mask = d->mask[e];
     sw->at = 0;
-    unsigned per_home[ISA_MAX_LANES] = {0}, deg = 1;
     for (uint32_t m = sw->mask; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
-        sw->lane[l] = thread_of(s, d, t);
-        if (++per_home[d->home[t]] > deg)
-            deg = per_home[d->home[t]];
+        unsigned l = (unsigned)__builtin_ctz(m);
+        sw->lane[l] = thread_of(s, d, d->tid[e][l]);
     }
-    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? (deg - 1) * d->P : 0;
+    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? bank_stall(s, d, e) : 0;
     d->issued++;
     *n = 1;
     *threads = (unsigned)sg_popcount32(sw->mask);

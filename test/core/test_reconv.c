@@ -291,6 +291,31 @@ Test(reconv, dwf_register_bank_conflict_holds_the_issue)
     cr_expect_eq(o.bank_cycles, 0u);
 }
 
+Test(reconv, dwf_bank_conflict_per_pass_as_the_thesis)
+{
+    /* core.dwf_bank_cost = pass: the register read stage of Fung's DWF
+     * thesis (sec. 5.1.1): simd_width banks (8 here, warps of 32 in 4
+     * passes), a thread's bank its home lane mod 8, and each pass of 8
+     * lanes stalls (most threads of one bank in it) - 1 cycles. One warp of
+     * k_ifelse, no swizzling (home = tid), banks placement = the lowest free
+     * lanes. Pcs 0-3: the whole warp on lanes = homes 0-31, pass p holds
+     * banks 0-7 once: 0. At the branch each half starts a warp on lanes
+     * 0-15: the even half's homes 0, 2, ..., 30 give each pass banks 0, 2,
+     * 4, 6 twice: 1 + 1 = 2 a issue, at pcs 6 and 7; the odd half's (banks
+     * 1, 3, 5, 7 twice) the same at pcs 4 and 5: 8. At pcs 8 and 9 the
+     * halves either issue apart (2 each) or merged, the later half on lanes
+     * 16-31 (4 passes of 1): 4 a pc either way, 8; the exit at pc 10 frees
+     * its warp before it is charged. 16 cycles in all. With lane (a bank
+     * per home lane) no two threads of one warp share a home lane: 0, as
+     * the code before the parameter. */
+    const char *pass[] = {"32", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                          "core.dwf_swizzle=false", "core.simd_width=8", "core.dwf_bank_cost=pass", NULL};
+    cr_expect_eq(run_dwf_trace(pass).bank_cycles, 16u);
+    const char *lane[] = {"32", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                          "core.dwf_swizzle=false", "core.simd_width=8", "core.dwf_bank_cost=lane", NULL};
+    cr_expect_eq(run_dwf_trace(lane).bank_cycles, 0u);
+}
+
 Test(reconv, dwf_lut_lookups_per_scheduler_cycle)
 {
     /* One warp (as dwf_forms_both_paths_without_waiting): the branch writes
