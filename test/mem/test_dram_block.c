@@ -39,27 +39,43 @@ static void idle_main(des_actor *self, void *data)
 
 static sink k;
 
-/* One channel with the simple timing above; returns its request port (the
+/* The simple timing above on one channel (the caller's static params:
+ * the block keeps a pointer to them). */
+static void simple_channel_params(dram_params *p)
+{
+    dram_params_default(p);
+    p->timing = mem_policy("dram.timing", "simple");
+    p->channels = 1;
+    p->row_hit_latency = 100;
+    p->row_conflict_latency = 300;
+    p->bus_bytes = 32;
+}
+
+/* The channel on p, its request port of `in_cap` slots in *in (the
  * slice's side is two actors: requests from src, replies to the sink k). */
+static dram_block *connect_channel(des_engine *e, const dram_params *p, unsigned in_cap, stats *st,
+                                   des_port **in)
+{
+    static addrmap map;
+    char why[256];
+    cr_assert(addrmap_init(&map, p, why, sizeof why), "%s", why);
+    des_actor *src = des_actor_new(e, "l2", idle_main, NULL);
+    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
+    dram_block *d = dram_block_new(e, "dram0", p, &map, 0, 1, &clk[0], st);
+    *in = gpu_port("dram0.in0", sizeof(mem_pkt), in_cap, &clk[0], 1, src, dram_block_actor(d));
+    k.in = gpu_port("dram0.out0", sizeof(mem_pkt), 16, &clk[0], 1, dram_block_actor(d), ka);
+    dram_block_connect(d, 0, *in, k.in);
+    return d;
+}
+
+/* One channel with the simple timing above; returns its request port. */
 static des_port *channel(des_engine *e, bool write_mask)
 {
     static dram_params p;
-    dram_params_default(&p);
-    p.timing = mem_policy("dram.timing", "simple");
-    p.channels = 1;
-    p.row_hit_latency = 100;
-    p.row_conflict_latency = 300;
-    p.bus_bytes = 32;
+    simple_channel_params(&p);
     p.write_mask = write_mask;
-    static addrmap map;
-    char why[256];
-    cr_assert(addrmap_init(&map, &p, why, sizeof why), "%s", why);
-    des_actor *src = des_actor_new(e, "l2", idle_main, NULL);
-    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    dram_block *d = dram_block_new(e, "dram0", &p, &map, 0, 1, &clk[0], NULL);
-    des_port *in = gpu_port("dram0.in0", sizeof(mem_pkt), 4, &clk[0], 1, src, dram_block_actor(d));
-    k.in = gpu_port("dram0.out0", sizeof(mem_pkt), 16, &clk[0], 1, dram_block_actor(d), ka);
-    dram_block_connect(d, 0, in, k.in);
+    des_port *in;
+    connect_channel(e, &p, 4, NULL, &in);
     return in;
 }
 
@@ -154,23 +170,11 @@ static void probe_reads(void *ctx, des_time t)
 static dram_block *hits_in_a_row(des_engine *e, stats *st)
 {
     static dram_params p;
-    dram_params_default(&p);
-    p.timing = mem_policy("dram.timing", "simple");
-    p.channels = 1;
-    p.row_hit_latency = 100;
-    p.row_conflict_latency = 300;
-    p.bus_bytes = 32;
+    simple_channel_params(&p);
     p.queue_size = 1;
     p.refresh = false;
-    static addrmap map;
-    char why[256];
-    cr_assert(addrmap_init(&map, &p, why, sizeof why), "%s", why);
-    des_actor *src = des_actor_new(e, "l2", idle_main, NULL);
-    des_actor *ka = des_actor_new(e, "sink", sink_main, &k);
-    dram_block *d = dram_block_new(e, "dram0", &p, &map, 0, 1, &clk[0], st);
-    des_port *in = gpu_port("dram0.in0", sizeof(mem_pkt), 8, &clk[0], 1, src, dram_block_actor(d));
-    k.in = gpu_port("dram0.out0", sizeof(mem_pkt), 16, &clk[0], 1, dram_block_actor(d), ka);
-    dram_block_connect(d, 0, in, k.in);
+    des_port *in;
+    dram_block *d = connect_channel(e, &p, 8, st, &in);
     for (uint32_t i = 0; i < 8; i++) {
         mem_pkt m = {.addr = 32 * i, .id = i, .op = MEM_LOAD, .bytes = 32};
         cr_assert(des_port_try_send(in, &m, 0));
