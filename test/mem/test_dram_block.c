@@ -10,6 +10,7 @@
 #include "gpu/gpu_ports.h"
 #include "mem/dram_block.h"
 #include "simtgrid/memport.h"
+#include "test_dram_util.h"
 
 static des_clock clk[1] = {{"dram", 1000000, 0}};
 
@@ -39,18 +40,6 @@ static void idle_main(des_actor *self, void *data)
 
 static sink k;
 
-/* The simple timing above on one channel (the caller's static params:
- * the block keeps a pointer to them). */
-static void simple_channel_params(dram_params *p)
-{
-    dram_params_default(p);
-    p->timing = mem_policy("dram.timing", "simple");
-    p->channels = 1;
-    p->row_hit_latency = 100;
-    p->row_conflict_latency = 300;
-    p->bus_bytes = 32;
-}
-
 /* The channel on p, its request port of `in_cap` slots in *in (the
  * slice's side is two actors: requests from src, replies to the sink k). */
 static dram_block *connect_channel(des_engine *e, const dram_params *p, unsigned in_cap, stats *st,
@@ -72,7 +61,7 @@ static dram_block *connect_channel(des_engine *e, const dram_params *p, unsigned
 static des_port *channel(des_engine *e, bool write_mask)
 {
     static dram_params p;
-    simple_channel_params(&p);
+    simple_params(&p);
     p.write_mask = write_mask;
     des_port *in;
     connect_channel(e, &p, 4, NULL, &in);
@@ -170,9 +159,8 @@ static void probe_reads(void *ctx, des_time t)
 static dram_block *hits_in_a_row(des_engine *e, stats *st)
 {
     static dram_params p;
-    simple_channel_params(&p);
+    simple_params(&p);
     p.queue_size = 1;
-    p.refresh = false;
     des_port *in;
     dram_block *d = connect_channel(e, &p, 8, st, &in);
     for (uint32_t i = 0; i < 8; i++) {
