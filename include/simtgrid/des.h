@@ -264,6 +264,30 @@ des_time des_port_next_space(const des_port *p);
  * waiting would never wake. */
 bool des_port_room_next(des_port *p, des_time t, des_time period);
 
+/* Held sends (issue 20). A sender acting on clock edges that would wait
+ * for a slot only to send hands the message over instead: the port sends
+ * it itself, in order, at the first edge of the sender's clock at or after
+ * `from` (the earliest time the sender could send it), the slot's
+ * reusable time and one period after the previous send: the cycle at
+ * which the sender, woken by the slot, would have sent it. A pop by the
+ * receiver releases the next held message at once, so the receiver sees
+ * it as if sent then, and the sender is not woken (unless
+ * des_port_hold_wake). The sender learns each release's send time from
+ * des_port_released, oldest first, and takes it (des_port_take_released)
+ * when its own clock reaches that time, doing then what the send would
+ * have done. While messages are held it must not des_port_try_send. */
+void des_port_hold(des_port *p, const void *msg, des_time from);
+unsigned des_port_held(const des_port *p);        /* handed over, not yet sent */
+des_time des_port_released(const des_port *p);    /* oldest send not taken, or DES_NEVER */
+void des_port_take_released(des_port *p);
+/* While set, every release (and one made already, not yet taken, later
+ * than now) wakes the sender at its send time: for a sender that must
+ * then act at once. */
+void des_port_hold_wake(des_port *p, bool wake);
+/* The port writes a held message's send time (a des_time) at `offset` of
+ * it when it sends it (a packet's birth time). */
+void des_port_stamp(des_port *p, size_t offset);
+
 /* Receiver side. A send wakes the receiver at the delivery time; a message
  * the receiver leaves in the port after that (it was busy or full) does not
  * wake it again: the block asks for its own wake-up when it can take it.

@@ -25,6 +25,18 @@ struct des_port {
     des_time last_send, last_pop;
     bool sender_waiting;    /* a send failed: wake the sender on the next pop */
     bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
+    /* Held sends (des_port_hold): messages handed over while no slot was
+     * free, each with the earliest time it may be sent, released in order
+     * as slots come back; then the send times of those released that the
+     * sender has not taken yet (des_port_take_released). */
+    char *hold_buf;
+    des_time *hold_from;
+    unsigned hold_head, hold_n, hold_cap;
+    des_time *rel;
+    unsigned rel_head, rel_n, rel_cap;
+    bool hold_wake;         /* each release wakes the sender at its send time */
+    bool sent;              /* some message was sent (last_send is one) */
+    size_t stamp;           /* offset of the send time in a message, or SIZE_MAX */
 };
 
 /* The run's own cap on every arrival bound: its limit and the next probe. */
@@ -258,16 +270,24 @@ static void bits_grow(uint64_t **set, unsigned *words, unsigned n)
     *words = w;
 }
 
-/* A sender starts or stops waiting for a slot (its out_wait bit). */
+/* The sender's out_wait bit: it waits for a slot (a refused send, or
+ * messages held for one, which a pop releases as the sender's own send
+ * would: the deep bounds count that path), or a release will wake it. */
+static void sync_wait_bit(des_port *p)
+{
+    if (!p->sender)
+        return;
+    if (p->sender_waiting || p->hold_n || (p->hold_wake && p->rel_n))
+        des_bit_set(p->sender->out_wait, p->tx_bit);
+    else
+        des_bit_clear(p->sender->out_wait, p->tx_bit);
+}
+
+/* A sender starts or stops waiting for a slot. */
 static void set_waiting(des_port *p, bool w)
 {
     p->sender_waiting = w;
-    if (p->sender) {
-        if (w)
-            des_bit_set(p->sender->out_wait, p->tx_bit);
-        else
-            des_bit_clear(p->sender->out_wait, p->tx_bit);
-    }
+    sync_wait_bit(p);
 }
 
 des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigned capacity,
@@ -288,6 +308,7 @@ des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigne
     p->deliver = g_new0(des_time, capacity);
     p->reusable = g_new0(des_time, capacity);
     p->buf = g_malloc0(msg_size * capacity);
+    p->stamp = SIZE_MAX;
     des_actor_note_lookahead(receiver, latency);
     if (receiver) {
         p->rx_bit = receiver->inputs->len;
@@ -310,6 +331,9 @@ void des_port_free(des_port *p)
     g_free(p->deliver);
     g_free(p->reusable);
     g_free(p->buf);
+    g_free(p->hold_buf);
+    g_free(p->hold_from);
+    g_free(p->rel);
     g_free(p);
 }
 
@@ -368,17 +392,11 @@ des_time des_port_next_space(const des_port *p)
     return p->count < p->cap ? p->reusable[(p->head + p->count) % p->cap] : DES_NEVER;
 }
 
-bool des_port_try_send(des_port *p, const void *msg, des_time t)
+/* The send itself: `msg` into free slot `slot` at time t. */
+static void put(des_port *p, unsigned slot, const void *msg, des_time t)
 {
-    if (t < p->last_send || (p->engine->started && t < p->engine->now))
-        g_error("des: port %s: send at tick %" G_GUINT64_FORMAT " before an earlier send at %" G_GUINT64_FORMAT,
-                p->name, t, p->last_send);
-    unsigned slot = (p->head + p->count) % p->cap;
-    if (p->count == p->cap || p->reusable[slot] > t) {
-        des_port_wait_space(p, t);
-        return false;
-    }
     p->last_send = t;
+    p->sent = true;
     memcpy(p->buf + (size_t)slot * p->msg_size, msg, p->msg_size);
     des_time when = t + p->latency;
     p->deliver[slot] = when;
@@ -388,6 +406,119 @@ bool des_port_try_send(des_port *p, const void *msg, des_time t)
      * receiver that left a message waiting (e.g. it was full) is told again. */
     if (!p->muted)
         des_wake_at(p->receiver, when);
+}
+
+/* Send held messages while there are free slots, each at the first edge
+ * of the sender's clock at or after its earliest time, the slot's
+ * reusable time and one period after the previous send: the cycle at
+ * which the sender, woken by the slot, would have sent it itself. */
+static void release_held(des_port *p)
+{
+    des_time period = p->sender->edges->period;
+    while (p->hold_n && p->count < p->cap) {
+        unsigned slot = (p->head + p->count) % p->cap;
+        des_time s = MAX(p->hold_from[p->hold_head], p->reusable[slot]);
+        if (p->sent)
+            s = MAX(s, p->last_send + period);
+        s = des_edge_at_or_after(p->sender->edges, s);
+        char *msg = p->hold_buf + (size_t)p->hold_head * p->msg_size;
+        if (p->stamp != SIZE_MAX)
+            memcpy(msg + p->stamp, &s, sizeof s);
+        put(p, slot, msg, s);
+        p->hold_head = (p->hold_head + 1) % p->hold_cap;
+        p->hold_n--;
+        if (p->rel_n == p->rel_cap) {
+            unsigned n = p->rel_cap ? 2 * p->rel_cap : 8;
+            des_time *r = g_new(des_time, n);
+            for (unsigned i = 0; i < p->rel_n; i++)
+                r[i] = p->rel[(p->rel_head + i) % p->rel_cap];
+            g_free(p->rel);
+            p->rel = r;
+            p->rel_head = 0;
+            p->rel_cap = n;
+        }
+        p->rel[(p->rel_head + p->rel_n++) % p->rel_cap] = s;
+        if (p->hold_wake)
+            des_wake_at(p->sender, s);
+    }
+    sync_wait_bit(p);
+}
+
+void des_port_hold(des_port *p, const void *msg, des_time from)
+{
+    if (!p->sender || !p->sender->edges)
+        g_error("des: port %s: held sends need a sender acting on clock edges", p->name);
+    if (p->engine->started && from < p->engine->now)
+        g_error("des: port %s: held send from tick %" G_GUINT64_FORMAT " in the past", p->name, from);
+    if (p->hold_n == p->hold_cap) {
+        unsigned n = p->hold_cap ? 2 * p->hold_cap : p->cap;
+        char *b = g_malloc(p->msg_size * n);
+        des_time *f = g_new(des_time, n);
+        for (unsigned i = 0; i < p->hold_n; i++) {
+            unsigned k = (p->hold_head + i) % p->hold_cap;
+            memcpy(b + (size_t)i * p->msg_size, p->hold_buf + (size_t)k * p->msg_size, p->msg_size);
+            f[i] = p->hold_from[k];
+        }
+        g_free(p->hold_buf);
+        g_free(p->hold_from);
+        p->hold_buf = b;
+        p->hold_from = f;
+        p->hold_head = 0;
+        p->hold_cap = n;
+    }
+    unsigned k = (p->hold_head + p->hold_n++) % p->hold_cap;
+    memcpy(p->hold_buf + (size_t)k * p->msg_size, msg, p->msg_size);
+    p->hold_from[k] = from;
+    release_held(p);
+}
+
+unsigned des_port_held(const des_port *p) { return p->hold_n; }
+
+des_time des_port_released(const des_port *p) { return p->rel_n ? p->rel[p->rel_head] : DES_NEVER; }
+
+void des_port_take_released(des_port *p)
+{
+    if (!p->rel_n)
+        g_error("des: port %s: no released send to take", p->name);
+    p->rel_head = (p->rel_head + 1) % p->rel_cap;
+    p->rel_n--;
+    sync_wait_bit(p);
+}
+
+void des_port_hold_wake(des_port *p, bool wake)
+{
+    p->hold_wake = wake;
+    /* Releases made already and not yet seen by the sender wake it too. */
+    for (unsigned i = 0; wake && i < p->rel_n; i++) {
+        des_time s = p->rel[(p->rel_head + i) % p->rel_cap];
+        if (s > p->engine->now) {
+            des_wake_at(p->sender, s);
+            break;
+        }
+    }
+    sync_wait_bit(p);
+}
+
+void des_port_stamp(des_port *p, size_t offset)
+{
+    if (offset + sizeof(des_time) > p->msg_size)
+        g_error("des: port %s: the send time does not fit in a message", p->name);
+    p->stamp = offset;
+}
+
+bool des_port_try_send(des_port *p, const void *msg, des_time t)
+{
+    if (t < p->last_send || (p->engine->started && t < p->engine->now))
+        g_error("des: port %s: send at tick %" G_GUINT64_FORMAT " before an earlier send at %" G_GUINT64_FORMAT,
+                p->name, t, p->last_send);
+    if (p->hold_n)
+        g_error("des: port %s: a send while messages are held would overtake them", p->name);
+    unsigned slot = (p->head + p->count) % p->cap;
+    if (p->count == p->cap || p->reusable[slot] > t) {
+        des_port_wait_space(p, t);
+        return false;
+    }
+    put(p, slot, msg, t);
     return true;
 }
 
@@ -413,6 +544,8 @@ void des_port_pop(des_port *p, des_time t)
         set_waiting(p, false);
         des_wake_at(p->sender, t + p->credit_delay);
     }
+    if (p->hold_n)
+        release_held(p);
 }
 
 void des_port_mute(des_port *p, bool muted) { p->muted = muted; }
@@ -442,8 +575,18 @@ des_time des_port_receiver_due(const des_port *p, des_time now)
 
 des_time des_port_sender_due(const des_port *p, des_time now)
 {
-    if (!p->sender_waiting || p->count == p->cap)
-        return DES_NEVER;   /* a full port wakes its sender on pop */
-    des_time r = p->reusable[(p->head + p->count) % p->cap];
-    return r > now ? r : DES_NEVER;
+    des_time d = DES_NEVER;
+    if (p->sender_waiting && p->count < p->cap) {   /* a full port wakes its sender on pop */
+        des_time r = p->reusable[(p->head + p->count) % p->cap];
+        if (r > now)
+            d = r;
+    }
+    for (unsigned i = 0; p->hold_wake && i < p->rel_n; i++) {   /* release times rise */
+        des_time s = p->rel[(p->rel_head + i) % p->rel_cap];
+        if (s > now) {
+            d = MIN(d, s);
+            break;
+        }
+    }
+    return d;
 }

@@ -217,6 +217,17 @@ unsigned cache_missq_room(const cache *c)
     return c->p.miss_queue - c->q_len;
 }
 
+const cache_req *cache_missq_at(const cache *c, unsigned i)
+{
+    return &c->q[(c->q_head + i) % c->p.miss_queue];
+}
+
+void cache_count_refusal(cache *c, cache_fail why)
+{
+    c->st.reservation_fails++;
+    c->st.fail[why]++;
+}
+
 cache_line_state cache_probe(const cache *c, uint64_t addr, int *way, uint32_t *valid_sectors)
 {
     uint64_t line = addr & ~(uint64_t)(c->p.line_bytes - 1);

@@ -212,6 +212,12 @@ const cache_req *cache_missq_head(const cache *c);  /* NULL when empty */
 void cache_missq_pop(cache *c);
 unsigned cache_missq_len(const cache *c);
 unsigned cache_missq_room(const cache *c);
+/* The i-th request from the head (i < cache_missq_len). */
+const cache_req *cache_missq_at(const cache *c, unsigned i);
+/* An access refused again for `why` without being replayed: the counters
+ * a replay would change (a refused access changes nothing else). For a
+ * caller that knows the replay's answer (the LD/ST unit, ldst.c). */
+void cache_count_refusal(cache *c, cache_fail why);
 
 /* Introspection, for wrappers, schedulers (OAWS reads the free MSHRs) and tests. */
 typedef enum cache_line_state {

@@ -22,8 +22,7 @@ static cache_result fail(cache *c, cache_result r, cache_fail why)
     r.outcome = CACHE_FAIL;
     r.fail = why;
     r.way = -1;
-    c->st.reservation_fails++;
-    c->st.fail[why]++;
+    cache_count_refusal(c, why);
     return r;
 }
 

@@ -31,7 +31,7 @@ static uint64_t hit_return_ready(ldst *u, uint64_t ready, unsigned bytes)
     return (u->ret_free - 1) / u->hit_bytes;
 }
 
-static void count_stall(ldst *u, uint64_t cycles)
+void ldst_count_stall(ldst *u, uint64_t cycles)
 {
     loadpc *r = u->busy ? u->inst[u->cur].lpc : NULL;
     u->busy_cycles += cycles;
@@ -53,8 +53,10 @@ static void count_stall(ldst *u, uint64_t cycles)
 void ldst_finish(ldst *u, des_time end)
 {
     uint64_t c = end / u->clk->period;
+    if (u->hold)
+        ldst_hold_catch_up(u, end);
     if (u->stalled && c > u->stall_last + 1)
-        count_stall(u, c - u->stall_last - 1);
+        ldst_count_stall(u, c - u->stall_last - 1);
     u->stall_last = c;
     if (u->rq_n && u->rq_blocked && c > u->rq_fail_cycle) {
         u->rq_replay_stall += c - u->rq_fail_cycle;
@@ -476,7 +478,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
     const coalesce_access *a = &u->acc[u->next];
     cache_access ca = access_of(u, a);
     if (u->stalled && c > u->stall_last + 1)
-        count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
+        ldst_count_stall(u, c - u->stall_last - 1);   /* the cycles slept through */
     cache_result r = cache_try_access(u->l1, &ca, c);
     u->stalled = false;
     note_result(u, &ca, &r, u->nacc);
@@ -497,7 +499,7 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
         u->changed = false;
         u->stall_cause = r.fail;
         u->stall_last = c;
-        count_stall(u, 1);
+        ldst_count_stall(u, 1);
         return;
     } else {
         u->busy_cycles++;
@@ -534,12 +536,9 @@ static void issue_access(ldst *u, uint64_t c, des_time t, bool last)
     }
 }
 
-/* One request from the miss queue to the crossbar. */
-static void send_down(ldst *u, des_time t)
+/* The packet of miss-queue request `q`, sent at t. */
+mem_pkt ldst_pkt_of(ldst *u, const cache_req *q, des_time t)
 {
-    const cache_req *q = cache_missq_head(u->l1);
-    if (!q)
-        return;
     unsigned line = cache_get_params(u->l1)->line_bytes;
     unsigned sb = cache_get_params(u->l1)->sector_bytes;
     uint32_t s32 = q->seg32 ? q->seg32 : sector_mask_regroup(q->sectors, sb, 32, line);
@@ -568,6 +567,21 @@ static void send_down(ldst *u, des_time t)
         m.flags = q->kind == CACHE_REQ_WRITEBACK ? MEM_NO_REPLY : 0;
         m.bytes = (uint16_t)(32u * (unsigned)sg_popcount32(s32));
     }
+    return m;
+}
+
+/* One request from the miss queue to the crossbar (held sends: the
+ * releases due now, and the requests not yet handed over). */
+static void send_down(ldst *u, des_time t)
+{
+    if (u->hold) {
+        ldst_hold_send(u, t, t);
+        return;
+    }
+    const cache_req *q = cache_missq_head(u->l1);
+    if (!q)
+        return;
+    mem_pkt m = ldst_pkt_of(u, q, t);
     if (des_port_try_send(u->down, &m, t)) {
         cache_missq_pop(u->l1);
         u->changed = true;
@@ -621,6 +635,7 @@ void ldst_main(des_actor *self, void *data)
     des_time now = des_now(u->engine);
     uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
     bool ran = false;
+    ldst_hold_start(u);
     for (;;) {
         uint64_t c = des_edge_at_or_after(u->clk, now) / period;
         des_time t = c * period;
@@ -646,6 +661,8 @@ void ldst_main(des_actor *self, void *data)
         bool ahead = !u->fb && !u->tlb && !u->lc && !stats_trace(u->st);
         des_time horizon = 0;   /* the bound, computed when first needed (0: not yet) */
     cycle:
+        if (u->hold && t)   /* the sends of cycles it was not woken for */
+            ldst_hold_catch_up(u, t - 1);
         flush_responses(u, t);
         take_reply(u, c, t);
         mshr_requester rq;
@@ -688,12 +705,14 @@ void ldst_main(des_actor *self, void *data)
         }
         des_count_events(u->engine, 1);
         ldst_publish(u);
+        if (u->hold)   /* what this cycle queued goes from the next */
+            ldst_hold_send(u, t, t + period);
 
         /* The next cycle with work, else sleep until a port wakes us. */
         bool again = (u->busy && (!u->stalled || u->changed)) || des_port_next(u->up) <= t ||
                      (u->rq_n && !(u->rq_blocked && u->epoch == u->rq_epoch)) ||
                      (u->tw_n && u->tw[u->tw_head].ready <= c && !(u->tw_blocked && u->epoch == u->tw_epoch)) ||
-                     (cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
+                     (!u->hold && cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
         own = UINT64_MAX;
         if (again)
@@ -703,6 +722,8 @@ void ldst_main(des_actor *self, void *data)
             if (u->tw_n && !u->tw_blocked)
                 own = MIN(own, u->tw[u->tw_head].ready);
         }
+        if (u->hold)
+            ldst_hold_wake(u, c);
         last = c;
         ran = true;
         if (ahead) {

@@ -155,9 +155,21 @@ struct ldst {
     unsigned tw_cap, tw_head, tw_n;
     bool tw_blocked, tw_yield;
     uint64_t tw_epoch;
+    /* Held sends (ldst_hold.c): the miss queue's first `handed` requests
+     * are in the request port's hands, sent as its slots come back. */
+    bool hold;
+    unsigned handed;
 };
 
 void ldst_main(des_actor *self, void *data);
 void ldst_publish(ldst *u);   /* the L1's state to the schedulers' feedback */
+void ldst_count_stall(ldst *u, uint64_t cycles);   /* stalled cycles, by the stall's cause */
+mem_pkt ldst_pkt_of(ldst *u, const cache_req *q, des_time t);
+
+/* Held sends of the miss queue (ldst_hold.c). */
+void ldst_hold_start(ldst *u);
+void ldst_hold_send(ldst *u, des_time t, des_time from);
+void ldst_hold_catch_up(ldst *u, des_time until);
+void ldst_hold_wake(ldst *u, uint64_t c);
 
 #endif
