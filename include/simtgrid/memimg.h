@@ -53,6 +53,9 @@ bool memimg_add_array(memimg *m, const char *name, uint64_t base, unsigned elem_
  * as the initializer's value of the covering array, else 0. 16-byte accesses
  * are done by the caller as two 8-byte ones. */
 uint64_t memimg_read(memimg *m, uint64_t addr, unsigned size);
+/* memimg_read(m, addr[l], size) into out[l] for each lane l of `lanes`, in
+ * increasing lane order (a warp's load in one call). */
+void memimg_read_lanes(memimg *m, const uint64_t *addr, uint32_t lanes, unsigned size, uint64_t *out);
 void memimg_write(memimg *m, uint64_t addr, unsigned size, uint64_t value);
 
 /* Bytes held by stored (written) pages: a multiple of MEMIMG_PAGE_BYTES. */

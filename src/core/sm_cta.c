@@ -16,7 +16,6 @@
 
 unsigned sm_entity_new(sm *s, unsigned hw, int parent)
 {
-    sm_statuses_changed(s);
     if (!s->nfree_ent)
         g_error("core: %s has no free warp entity (policy %s)", s->name, s->p.reconv->name);
     unsigned id = s->free_ent[--s->nfree_ent];
@@ -45,7 +44,7 @@ unsigned sm_entity_new(sm *s, unsigned hw, int parent)
 
 void sm_entity_free(sm *s, unsigned e)
 {
-    sm_statuses_changed(s);
+    sm_entity_touched(s, e);
     sm_entity *w = &s->ent[e];
     sm_hw *h = &s->hw[w->hw];
     w->live = false;
@@ -70,7 +69,6 @@ bool sm_sched_leave(sm *s, unsigned e, uint8_t status)
 
 void sm_threads_exited(sm *s, unsigned cta, unsigned n)
 {
-    sm_statuses_changed(s);
     sm_cta *c = &s->cta[cta];
     c->live_threads -= n;
     if (!c->live_threads)
@@ -79,7 +77,6 @@ void sm_threads_exited(sm *s, unsigned cta, unsigned n)
 
 void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle)
 {
-    sm_statuses_changed(s);
     unsigned slot = 0;
     while (slot < s->p.max_ctas && s->cta[slot].live)
         slot++;
@@ -144,7 +141,6 @@ void sm_cta_arrive(sm *s, const cta_start_msg *m, uint64_t cycle)
 
 void sm_cta_maybe_done(sm *s, unsigned cta)
 {
-    sm_statuses_changed(s);
     sm_cta *c = &s->cta[cta];
     if (!c->live || c->reported || c->live_threads || c->mem_outstanding)
         return;
@@ -163,7 +159,6 @@ void sm_cta_maybe_done(sm *s, unsigned cta)
 
 static void cta_release(sm *s, uint64_t cta_id, uint32_t launch, uint64_t end)
 {
-    sm_statuses_changed(s);
     for (unsigned i = 0; i < s->p.max_ctas; i++) {
         sm_cta *c = &s->cta[i];
         if (!c->live || c->id != cta_id || c->launch->index != launch)
@@ -196,7 +191,7 @@ void sm_send_reports(sm *s, uint64_t cycle)
 
 void sm_barrier_arrive(sm *s, unsigned e, uint64_t done)
 {
-    sm_statuses_changed(s);
+    sm_entity_touched(s, e);
     sm_entity *w = &s->ent[e];
     sm_cta *c = &s->cta[w->cta];
     w->at_barrier = true;
@@ -213,10 +208,10 @@ void sm_barrier_check(sm *s, unsigned cta)
     if (!c->bar_waiting || c->bar_waiting != c->live_entities)
         return;
     uint64_t ready = c->bar_done + 1 + s->p.barrier_latency;
-    sm_statuses_changed(s);
     for (unsigned e = 0; e < s->nent_cap; e++) {
         sm_entity *w = &s->ent[e];
         if (w->live && w->cta == cta && w->at_barrier) {
+            sm_entity_touched(s, e);
             w->at_barrier = false;
             if (w->ready_at < ready)
                 w->ready_at = ready;

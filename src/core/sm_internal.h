@@ -54,6 +54,8 @@ typedef struct sm_hw {
     unsigned nentities;
     unsigned mem_pending;              /* outstanding global memory instructions */
     uint64_t satom_ready;              /* core.smem_atomic_serial: next shared atomic from */
+    uint8_t scheds;                    /* bit i: scheduler i held one of its entities since
+                                          the warp started (a superset: sm_hw_touched) */
     uint64_t reg_ready[ISA_MAX_REGS];  /* scoreboard: first cycle a register can be read */
     uint64_t pred_ready[ISA_NUM_PREDS];
 } sm_hw;
@@ -150,12 +152,13 @@ typedef struct sm_sched_state {
     sched_reply formed;                 /* the actor's last formed reply (formed: unused) */
     uint64_t port_free;                 /* first cycle the issue port is free */
     /* The members' statuses last computed (compute_statuses, sm_issue.c)
-     * hold from cycle st_from to st_until - 1 while st_valid and the SM's
-     * st_gen is st_gen: every member waited on a timed or memory event,
-     * none on a unit or the request port. */
+     * hold from cycle st_from to st_until - 1 while st_valid: every member
+     * waited on a timed or memory event, none on a unit or the request
+     * port. Cleared where a member's status inputs change (sm_set_status,
+     * sm_entity_touched, sm_hw_touched, the member set). */
     bool st_valid;
     uint8_t st_worst;
-    uint64_t st_gen, st_from, st_until;
+    uint64_t st_from, st_until;
     unsigned cur_threads;               /* threads of the issue in progress (W category) */
     uint64_t rf_free[32];               /* per register-file bank (core.rf_banks <= 32): first free read cycle */
     uint16_t lanes_ring[64];            /* active lanes per upcoming cycle (index cycle % 64):
@@ -248,11 +251,6 @@ struct sm {
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */
     bool store_acks;            /* fire-and-forget stores are acknowledged: CTAs wait for them */
     bool send_prio;             /* requests carry the warp's GTO rank (sm_send_priority) */
-    /* Bumped by every event that may change the statuses of any
-     * scheduler's members (responses, CTAs, barriers, entities come and
-     * go); an issue or a status set clears only its scheduler's st_valid. */
-    uint64_t st_gen;
-
     /* statistics */
     uint64_t cycles, warp_insts, thread_insts, ctas_done;
     uint64_t rf_reads, rf_writes;   /* register-file accesses: registers x active lanes (energy) */
@@ -585,8 +583,26 @@ static inline void sm_set_status(sm *s, unsigned id, uint8_t st)
     sched_actor_report(&s->sc[s->ent[id].sched].act, s->sched_group, &s->sched_tick, id, st);
 }
 
-/* Something may have changed the statuses of any scheduler's members. */
-static inline void sm_statuses_changed(sm *s) { s->st_gen++; }
+/* The status inputs of entity e changed (its own fields: live, pc, lanes,
+ * ready_at, mem_wait, at_barrier, held): its scheduler's statuses are
+ * computed afresh (sm_sched_state.st_valid). */
+static inline void sm_entity_touched(sm *s, unsigned e) { s->sc[s->ent[e].sched].st_valid = false; }
+
+/* The status inputs of every entity of hw warp hw changed (its scoreboard,
+ * pending requests): the schedulers that held its entities. */
+static inline void sm_hw_touched(sm *s, unsigned hw)
+{
+    for (unsigned m = s->hw[hw].scheds; m; m &= m - 1)
+        s->sc[__builtin_ctz(m)].st_valid = false;
+}
+
+/* Something may have changed the statuses of any scheduler's members (a
+ * policy's own pass over its entities). */
+static inline void sm_statuses_changed(sm *s)
+{
+    for (unsigned i = 0; i < s->p.schedulers; i++)
+        s->sc[i].st_valid = false;
+}
 
 #define NO_MEMBER UINT32_MAX
 
@@ -597,6 +613,7 @@ static inline void sm_members_add(sm *s, sm_sched_state *q, unsigned id)
     s->member_at[id] = q->n;
     q->members[q->n++] = id;
     q->st_valid = false;
+    s->hw[s->ent[id].hw].scheds |= (uint8_t)(1u << (q - s->sc));
 }
 static inline bool sm_members_remove(sm *s, sm_sched_state *q, unsigned id)
 {

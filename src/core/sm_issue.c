@@ -573,7 +573,8 @@ static void issue_entity(sm *s, unsigned sc, unsigned e, uint64_t k, slot_timing
     sm_entity *w = &s->ent[e];
     sm_cta *c = &s->cta[w->cta];
     sm_hw *h = &s->hw[w->hw];
-    s->sc[w->sched].st_valid = false;   /* its pc, timing and scoreboard move */
+    sm_entity_touched(s, e);   /* its pc, timing and scoreboard move */
+    sm_hw_touched(s, w->hw);
     const isa_program *prog = c->launch->il.prog;
     uint32_t pc = w->pc;
     const isa_inst *in = sm_inst_of(s, e);
@@ -635,7 +636,8 @@ void sm_issue_retire(sm *s, unsigned e, uint32_t pc, const isa_inst *in, const i
  * When every member waits on a time or a memory event (WS_DEP and above;
  * none READY or STRUCT, which read the units and the request port), the
  * statuses hold until the earliest of those times unless something
- * changes the members (an issue, a status set, sm_statuses_changed): a
+ * changes a member's status inputs (sm_entity_touched, sm_hw_touched, a
+ * status set, the member set; sm_statuses_changed for all): a
  * later cycle before it reuses them, with the same wake-up and nothing to
  * report, instead of visiting every member (reconv_ops.stable_statuses). */
 static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *worst, int *lone)
@@ -643,7 +645,7 @@ static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uin
     sm_sched_state *q = &s->sc[sc];
     sched_actor *a = &q->act;
     sched_actor_reserve(a, s->sched_group, &s->sched_tick, q->n);
-    if (q->st_valid && q->st_gen == s->st_gen && k >= q->st_from && k < q->st_until) {
+    if (q->st_valid && k >= q->st_from && k < q->st_until) {
         *wake = min_u64(*wake, q->st_until);
         *worst = q->st_worst;
         *lone = -1;
@@ -673,7 +675,6 @@ static void compute_statuses(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uin
     *lone = nready == 1 ? (int)ready : -1;
     *wake = min_u64(*wake, until);
     q->st_valid = s->rc->stable_statuses && best > WS_STRUCT;
-    q->st_gen = s->st_gen;
     q->st_from = k;
     q->st_until = until;
     q->st_worst = best;
@@ -782,7 +783,6 @@ unsigned sm_issue_cycle(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t 
 
 void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
 {
-    sm_statuses_changed(s);
     if (r->op == MEM_STORE && !s->p.wait_for_stores) {
         /* A fire-and-forget store was performed (it has no tag): the warp
          * went on at once, but its CTA ends only now, as a GPGPU-Sim warp is
@@ -799,6 +799,7 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
     if (r->tag >= s->nmem_cap || !s->mem[r->tag].used)
         g_error("core: %s got a response with unknown tag %u", s->name, r->tag);
     if (r->partial) {   /* some lanes' data (MEM_LANE_REPORT): the policy's */
+        sm_statuses_changed(s);
         if (s->rc->mem_partial && s->mem[r->tag].blocking)
             s->rc->mem_partial(s, r->tag, r->lanes, max_u64(s->mem[r->tag].done, cycle));
         return;
@@ -810,6 +811,7 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
         c->end = complete;
     if (op->blocking) {
         sm_entity *w = &s->ent[op->entity];
+        sm_entity_touched(s, op->entity);
         w->mem_wait--;
         w->ready_at = max_u64(w->ready_at, complete + 1);
     } else {
@@ -819,6 +821,7 @@ void sm_mem_response(sm *s, const warp_mem_resp *r, uint64_t cycle)
                 h->reg_ready[op->inst->dst[i]] = complete + 1;
         s->hw_epoch[op->hw]++;
         h->mem_pending--;
+        sm_hw_touched(s, op->hw);
     }
     if (s->tr_mem.t)   /* from issue to the cycle the data is written */
         trace_spans_add(&s->tr_mem, isa_op_name((isa_op)op->inst->op), op->issued, complete + 1);

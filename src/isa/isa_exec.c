@@ -25,28 +25,37 @@ static inline uint64_t sar(uint64_t a, uint64_t n)
     return (int64_t)a < 0 ? ~(~a >> n) : a >> n; /* arithmetic shift without implementation-defined >> */
 }
 
+/* Without a branch per lane: the comparison code picks the outcomes it
+ * holds for among (a > b, a == b, a < b) as bits of cmp_holds (index
+ * lt << 1 | eq; codes past GE compare as GE), and a signed compare is the
+ * unsigned one with the sign bits flipped. */
+static const uint8_t cmp_holds[6] = {
+    [ISA_CMP_EQ] = 2, [ISA_CMP_NE] = 5, [ISA_CMP_LT] = 4, [ISA_CMP_LE] = 6, [ISA_CMP_GT] = 1, [ISA_CMP_GE] = 3};
 static inline bool cmp_int(unsigned c, uint64_t a, uint64_t b, bool sgn)
 {
-    bool lt = sgn ? (int64_t)a < (int64_t)b : a < b;
-    switch (c) {
-    case ISA_CMP_EQ: return a == b;
-    case ISA_CMP_NE: return a != b;
-    case ISA_CMP_LT: return lt;
-    case ISA_CMP_LE: return lt || a == b;
-    case ISA_CMP_GT: return !lt && a != b;
-    default: return !lt;
-    }
+    uint64_t flip = sgn ? UINT64_C(1) << 63 : 0;
+    unsigned lt = (a ^ flip) < (b ^ flip), eq = a == b;
+    return (((c < 6 ? cmp_holds[c] : 3u) >> (lt << 1 | eq)) & 1u) != 0;
 }
 
-/* dst = f(a, b, c) on integers normalized to the instruction's type. */
-#define INT_LOOP(expr)                                                          \
+/* dst = f(a, b, c) on integers normalized to the instruction's type; a
+ * 64-bit type's normalization is the identity, so its loop has none. */
+#define NORM_WIDE(v) (v)
+#define NORM_NARROW(v) isa_norm_with(nr, (v))
+#define INT_LANES(expr, NORM)                                                   \
     FOR_LANES(ex, l) {                                                          \
         isa_thread *t = lanes[l];                                               \
-        uint64_t a = isa_norm(opv(t, &in->src[0]), ty);                         \
-        uint64_t b = isa_norm(opv(t, &in->src[1]), ty);                         \
-        uint64_t c = isa_norm(opv(t, &in->src[2]), ty);                         \
+        uint64_t a = NORM(opv_h(t, o0));                                        \
+        uint64_t b = NORM(opv_h(t, o1));                                        \
+        uint64_t c = NORM(opv_h(t, o2));                                        \
         (void)b, (void)c;                                                       \
-        t->r[d] = isa_norm((expr), ty);                                         \
+        t->r[d] = NORM((expr));                                                 \
+    }
+#define INT_LOOP(expr)                                                          \
+    if (wide) {                                                                 \
+        INT_LANES(expr, NORM_WIDE)                                              \
+    } else {                                                                    \
+        INT_LANES(expr, NORM_NARROW)                                            \
     }                                                                           \
     break
 
@@ -54,6 +63,10 @@ static void exec_int(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
 {
     const unsigned ty = in->type, d = in->dst[0], bits = isa_type_bits(ty);
     const bool sgn = isa_type_signed(ty);
+    const isa_normer nr = isa_normer_of(ty);
+    const bool wide = nr.mask == UINT64_MAX && nr.sign == 0;
+    const isa_opnd_h o0 = isa_opnd_of(&in->src[0]), o1 = isa_opnd_of(&in->src[1]), o2 = isa_opnd_of(&in->src[2]);
+    const unsigned op = in->op, sub = in->sub;
     const uint64_t wmask = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
     switch (in->op) {
     case ISA_OP_ADD: INT_LOOP(a + b);
@@ -72,26 +85,28 @@ static void exec_int(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
     case ISA_OP_NOT: INT_LOOP(~a);
     case ISA_OP_POPC: INT_LOOP((uint64_t)sg_popcount64(a & wmask));
     case ISA_OP_CLZ: INT_LOOP((a & wmask) ? (uint64_t)(__builtin_clzll(a & wmask) - (64 - (int)bits)) : bits);
-    case ISA_OP_SET: INT_LOOP((uint64_t)cmp_int(in->sub, a, b, sgn));
+    case ISA_OP_SET: INT_LOOP((uint64_t)cmp_int(sub, a, b, sgn));
     case ISA_OP_SHL:
     case ISA_OP_SHR:
         /* the shift amount is a u64 operand; amounts >= the width shift everything out */
         FOR_LANES(ex, l) {
             isa_thread *t = lanes[l];
-            uint64_t a = isa_norm(opv(t, &in->src[0]), ty), n = opv(t, &in->src[1]), r;
-            if (in->op == ISA_OP_SHL) r = n >= bits ? 0 : a << n;
+            uint64_t a = isa_norm_with(nr, opv_h(t, o0)), n = opv_h(t, o1), r;
+            if (op == ISA_OP_SHL) r = n >= bits ? 0 : a << n;
             else if (sgn) r = sar(a, n); /* a is sign-extended to 64 bits */
             else r = n >= bits ? 0 : a >> n;
-            t->r[d] = isa_norm(r, ty);
+            t->r[d] = isa_norm_with(nr, r);
         }
         break;
-    case ISA_OP_SETP:
+    case ISA_OP_SETP: {
+        const unsigned pdst = in->pdst;
         FOR_LANES(ex, l) {
             isa_thread *t = lanes[l];
-            uint64_t a = isa_norm(opv(t, &in->src[0]), ty), b = isa_norm(opv(t, &in->src[1]), ty);
-            set_pred(t, in->pdst, cmp_int(in->sub, a, b, sgn));
+            uint64_t a = isa_norm_with(nr, opv_h(t, o0)), b = isa_norm_with(nr, opv_h(t, o1));
+            set_pred(t, pdst, cmp_int(sub, a, b, sgn));
         }
         break;
+    }
     default: break;
     }
 }
@@ -116,10 +131,12 @@ static uint64_t sreg_value(const isa_thread *t, unsigned s)
 
 static void exec_move(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
 {
-    const unsigned ty = in->type, d = in->dst[0];
+    const unsigned d = in->dst[0];
+    const isa_normer nr = isa_normer_of(in->type);
+    const isa_opnd_h o0 = isa_opnd_of(&in->src[0]);
     switch (in->op) {
     case ISA_OP_MOV:
-        FOR_LANES(ex, l) lanes[l]->r[d] = isa_norm(opv(lanes[l], &in->src[0]), ty);
+        FOR_LANES(ex, l) lanes[l]->r[d] = isa_norm_with(nr, opv_h(lanes[l], o0));
         break;
     case ISA_OP_SREG:
         FOR_LANES(ex, l) lanes[l]->r[d] = sreg_value(lanes[l], in->sub);
@@ -130,7 +147,7 @@ static void exec_move(const isa_inst *in, isa_thread *const *lanes, uint32_t ex)
     case ISA_OP_SELP:
         FOR_LANES(ex, l) {
             isa_thread *t = lanes[l];
-            t->r[d] = isa_norm(opv(t, &in->src[predv(t, &in->src[2]) ? 0 : 1]), ty);
+            t->r[d] = isa_norm_with(nr, opv(t, &in->src[predv(t, &in->src[2]) ? 0 : 1]));
         }
         break;
     case ISA_OP_PAND: case ISA_OP_POR: case ISA_OP_PXOR: case ISA_OP_PNOT:

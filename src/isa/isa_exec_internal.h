@@ -18,6 +18,20 @@ static inline uint64_t opv(const isa_thread *t, const isa_operand *o)
     return o->kind == ISA_OPND_REG ? t->r[o->reg] : o->imm;
 }
 
+/* An operand read in a lane loop: its kind, register and immediate copied
+ * into locals first (a store to a lane's register may, for the compiler,
+ * change the instruction's bytes, so opv would reload them every lane). */
+typedef struct isa_opnd_h {
+    bool reg;
+    uint8_t r;
+    uint64_t imm;
+} isa_opnd_h;
+static inline isa_opnd_h isa_opnd_of(const isa_operand *o)
+{
+    return (isa_opnd_h){o->kind == ISA_OPND_REG, o->reg, o->imm};
+}
+static inline uint64_t opv_h(const isa_thread *t, isa_opnd_h o) { return o.reg ? t->r[o.r] : o.imm; }
+
 static inline unsigned predv(const isa_thread *t, const isa_operand *o)
 {
     return ((t->preds >> o->reg) & 1u) ^ o->neg;
@@ -29,19 +43,26 @@ static inline void set_pred(isa_thread *t, unsigned p, unsigned v)
 }
 
 /* A value as held in a register for type t: integers sign- or zero-extended
- * from their width, f32 in the low 32 bits with the high bits clear. */
-static inline uint64_t isa_norm(uint64_t v, unsigned t)
+ * from their width, f32 in the low 32 bits with the high bits clear. Without
+ * a branch: keep the type's bits, then ((v ^ s) - s) with s its sign bit
+ * (0 for unsigned and float types) extends the sign; the tables are
+ * read-only (issue 20: the switch ran once per lane and operand). */
+static const uint64_t isa_norm_mask[ISA_T_COUNT] = {
+    UINT64_MAX, UINT64_MAX, 0xffffffffu, 0xffffffffu, 0xffffu, 0xffffu, 0xffu, 0xffu, 0xffffffffu, UINT64_MAX};
+static const uint64_t isa_norm_sign[ISA_T_COUNT] = {0, 0, 0, UINT64_C(1) << 31, 0, UINT64_C(1) << 15, 0,
+                                                    UINT64_C(1) << 7, 0, 0};
+typedef struct isa_normer {
+    uint64_t mask, sign;
+} isa_normer;
+static inline isa_normer isa_normer_of(unsigned t)
 {
-    switch (t) {
-    case ISA_T_U32: case ISA_T_F32: return v & 0xffffffffu;
-    case ISA_T_S32: return (uint64_t)(int64_t)(int32_t)(uint32_t)v;
-    case ISA_T_U16: return v & 0xffffu;
-    case ISA_T_S16: return (uint64_t)(int64_t)(int16_t)(uint16_t)v;
-    case ISA_T_U8: return v & 0xffu;
-    case ISA_T_S8: return (uint64_t)(int64_t)(int8_t)(uint8_t)v;
-    default: return v;
-    }
+    if (t >= ISA_T_COUNT) return (isa_normer){UINT64_MAX, 0};
+    return (isa_normer){isa_norm_mask[t], isa_norm_sign[t]};
 }
+/* isa_norm with the type's pair taken before a lane loop (the compiler does
+ * not keep the tables' entries in registers across the loop's stores). */
+static inline uint64_t isa_norm_with(isa_normer n, uint64_t v) { return ((v & n.mask) ^ n.sign) - n.sign; }
+static inline uint64_t isa_norm(uint64_t v, unsigned t) { return isa_norm_with(isa_normer_of(t), v); }
 
 static inline bool isa_type_signed(unsigned t)
 {

@@ -28,10 +28,37 @@ static inline void shared_write(uint8_t *s, uint64_t a, unsigned n, uint64_t v)
     for (unsigned i = 0; i < n; i++) s[a + i] = (uint8_t)(v >> (8 * i));
 }
 
+/* A scalar global load whose lanes share one memory image (those of one
+ * launch): the addresses, then one memimg_read_lanes. False, having done
+ * nothing, otherwise. A load changes no memory and each lane's registers
+ * are its own, so reading every lane before writing any is the per-lane
+ * order's result. */
+static bool exec_ld_global_lanes(const isa_inst *in, isa_thread *const *lanes, uint32_t ex, isa_exec_out *out)
+{
+    if (!ex || in->space != ISA_SPACE_GLOBAL || in->vec != 1) return false;
+    const isa_cta *c0 = lanes[__builtin_ctz(ex)]->cta;
+    memimg *m = c0->launch->mem;
+    bool one = true;
+    FOR_LANES(ex, l) {
+        const isa_thread *t = lanes[l];
+        out->addr[l] = lane_addr(in, t);
+        one &= t->cta == c0 || t->cta->launch->mem == m;
+    }
+    if (!one) return false;
+    uint64_t val[ISA_MAX_LANES];
+    memimg_read_lanes(m, out->addr, ex, in->elem_bytes, val);
+    const isa_normer nr = isa_normer_of(in->type);
+    const unsigned d = in->dst[0];
+    FOR_LANES(ex, l) lanes[l]->r[d] = isa_norm_with(nr, val[l]);
+    out->mem_lanes = ex;
+    return true;
+}
+
 static void exec_ld(const isa_inst *in, isa_thread *const *lanes, uint32_t ex, isa_exec_out *out)
 {
     const unsigned eb = in->elem_bytes, ty = in->type, nv = in->vec;
     const bool global = in->space == ISA_SPACE_GLOBAL;
+    if (exec_ld_global_lanes(in, lanes, ex, out)) return;
     FOR_LANES(ex, l) {
         isa_thread *t = lanes[l];
         uint64_t a = lane_addr(in, t);

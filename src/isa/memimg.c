@@ -140,17 +140,25 @@ static uint8_t initial_byte(memimg *m, uint64_t addr)
     return (uint8_t)(v >> (8 * (off & ((1u << a->shift) - 1))));
 }
 
+/* The initial value of `size` bytes at addr in array a when one element
+ * holds them all (true), else false. */
+static inline bool element_value(const mi_array *a, uint64_t addr, unsigned size, uint64_t *out)
+{
+    uint64_t off = addr - a->base;
+    unsigned in_elem = (unsigned)(off & ((1u << a->shift) - 1));
+    if (in_elem + size > (1u << a->shift)) return false;
+    uint64_t v = a->init.value(&a->init, off >> a->shift) >> (8 * in_elem);
+    *out = size == 8 ? v : v & ((UINT64_C(1) << (8 * size)) - 1);
+    return true;
+}
+
 /* Initial value of `size` bytes at addr (never written). */
 static uint64_t initial_value(memimg *m, uint64_t addr, unsigned size)
 {
     const mi_array *a = array_at(m, addr);
     if (a) {
-        uint64_t off = addr - a->base;
-        unsigned in_elem = (unsigned)(off & ((1u << a->shift) - 1));
-        if (in_elem + size <= (1u << a->shift)) { /* one element holds all bytes */
-            uint64_t v = a->init.value(&a->init, off >> a->shift) >> (8 * in_elem);
-            return size == 8 ? v : v & ((UINT64_C(1) << (8 * size)) - 1);
-        }
+        uint64_t v;
+        if (element_value(a, addr, size, &v)) return v;
     } else if (m->n_arrays == 0) {
         return 0;
     }
@@ -240,6 +248,29 @@ uint64_t memimg_read(memimg *m, uint64_t addr, unsigned size)
     }
     if (m->cached_page) return load_le(m->cached_page + off, size);
     return initial_value(m, addr, size);
+}
+
+/* memimg_read of each lane in turn, with its common cases inline: the page
+ * (stored or not) looked up last and, when not stored, the array found last
+ * (issue 20: a coalesced warp load reads 32 neighbours). Reads change only
+ * the two lookup hints, so the values are memimg_read's. */
+void memimg_read_lanes(memimg *m, const uint64_t *addr, uint32_t lanes, unsigned size, uint64_t *out)
+{
+    g_return_if_fail(size >= 1 && size <= 8);
+    for (uint32_t r = lanes; r; r &= r - 1) {
+        unsigned l = (unsigned)__builtin_ctz(r);
+        uint64_t a = addr[l];
+        unsigned off = (unsigned)(a & PAGE_MASK);
+        if (off + size <= MEMIMG_PAGE_BYTES && a >> PAGE_SHIFT == m->cached_page_no) {
+            if (m->cached_page) {
+                out[l] = load_le(m->cached_page + off, size);
+                continue;
+            }
+            const mi_array *arr = m->n_arrays ? &m->arrays[m->last_array] : NULL;
+            if (arr && a >= arr->base && a <= arr->last && element_value(arr, a, size, &out[l])) continue;
+        }
+        out[l] = memimg_read(m, a, size);
+    }
 }
 
 void memimg_write(memimg *m, uint64_t addr, unsigned size, uint64_t value)

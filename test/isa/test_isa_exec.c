@@ -3,6 +3,7 @@
  * (executed lanes, registers read and written, classes). Expected values are
  * worked out by hand in the comments. */
 #include <math.h>
+#include <stdio.h>
 
 #include "isa_test_util.h"
 
@@ -64,6 +65,33 @@ Test(isa_exec, logic_and_shifts)
     cr_expect_eq(run1(I("popc r4, r1"), 0xff00ff, 0, 0), 16);
     cr_expect_eq(run1(I("clz.u32 r4, r1"), 1, 0, 0), 31);
     cr_expect_eq(run1(I("clz r4, r1"), 0, 0, 0), 64);
+}
+
+/* Every integer comparison on each order of two operands, signed and
+ * unsigned: -1 < 1 as s32 and s64, but 0xffffffff > 1 as u32 and 2^64 - 1 > 1
+ * as u64. Truth table by hand (rows: a < b, a == b, a > b). */
+Test(isa_exec, every_integer_comparison_signed_and_unsigned)
+{
+    static const char *const cmp[6] = {"eq", "ne", "lt", "le", "gt", "ge"};
+    static const int holds[3][6] = {
+        {0, 1, 1, 1, 0, 0},   /* a < b */
+        {1, 0, 0, 1, 0, 1},   /* a == b */
+        {0, 1, 0, 0, 1, 1},   /* a > b */
+    };
+    static const char *const ty[4] = {"s32", "u32", "s64", "u64"};
+    for (unsigned t = 0; t < 4; t++) {
+        bool sgn = ty[t][0] == 's';
+        /* (a, b) and their order: -1 against 1, 5 against 5, 1 against -1 */
+        const uint64_t a[3] = {NEG(-1), 5, 1}, b[3] = {1, 5, NEG(-1)};
+        const unsigned rel[3] = {sgn ? 0u : 2u, 1u, sgn ? 2u : 0u};
+        for (unsigned p = 0; p < 3; p++)
+            for (unsigned c = 0; c < 6; c++) {
+                char text[64];
+                snprintf(text, sizeof text, "  set.%s.%s r4, r1, r2\n  exit\n", cmp[c], ty[t]);
+                cr_expect_eq(run1(text, a[p], b[p], 0), (uint64_t)holds[rel[p]][c], "%s a=%#llx b=%#llx",
+                             text, (unsigned long long)a[p], (unsigned long long)b[p]);
+            }
+    }
 }
 
 Test(isa_exec, compare_select_predicates)

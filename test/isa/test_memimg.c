@@ -265,3 +265,43 @@ Test(memimg, journal_rollback_restores_values)
     cr_expect_eq(memimg_read(m, 20, 4), 60u);
     memimg_free(m);
 }
+
+/* memimg_read_lanes: each lane's value is its own read, whichever lookup
+ * hint (page, array) the lane before it left: lanes go from one array to
+ * another in the same page, read across an element, a page and an array's
+ * end, from a stored page, and skip the lanes outside the mask. */
+Test(memimg, read_lanes_reads_each_lane_as_alone)
+{
+    /* a: u32 iota at T_BASE, 2048 elements (pages 0 and 1); in page 2, b:
+     * u32 const 0xbbbbbbbb x 4, then c: u16 iota(start=0x100), 8 elements */
+    memimg *m = one_array(0, 4, false, 2048, "iota()");
+    GError *err = NULL;
+    cr_assert(memimg_add_array(m, "b", T_BASE + 8192, 4, false, 4, "const(value=0xbbbbbbbb)", "t:2", &err));
+    cr_assert(memimg_add_array(m, "c", T_BASE + 8208, 2, false, 8, "iota(start=0x100)", "t:3", &err));
+    memimg_write(m, T_BASE + 4 * 1030, 4, 77);   /* stores a's second page */
+    uint64_t addr[32], out[32];
+    for (unsigned l = 0; l < 32; l++) {
+        addr[l] = 0;
+        out[l] = 0x5a5a;   /* lanes outside the mask keep this */
+    }
+    addr[0] = T_BASE + 4 * 3;       /* a[3] = 3 */
+    addr[1] = T_BASE + 8192 + 4;    /* b[1] */
+    addr[2] = T_BASE + 8208;        /* c[0] = 0x100, c[1] = 0x101: 00 01 01 01 (b's hint left) */
+    addr[3] = T_BASE + 4 * 5;       /* a[5] = 5 */
+    addr[4] = T_BASE + 4 * 7 + 2;   /* a[7]'s high half (00 00), a[8]'s low (08 00): 0x00080000 */
+    addr[5] = T_BASE + 4 * 1030;    /* the stored page: 77 */
+    addr[6] = T_BASE + 4 * 1029;    /* same page, not rewritten: 1029 */
+    addr[7] = T_BASE + 4096 - 2;    /* a[1023] high half 00 00, a[1024] low half 00 04: 0x04000000 */
+    addr[8] = T_BASE + 8192 - 2;    /* a[2047] high half, then b: bb bb 00 00 */
+    addr[9] = T_BASE - 4;           /* before a: 0 */
+    addr[31] = T_BASE + 8208 + 14;  /* c[7] = 0x107, then nothing: 0x107 */
+    uint32_t lanes = 0x800003ffu;   /* 0-9, 31 */
+    memimg_read_lanes(m, addr, lanes, 4, out);
+    const uint64_t want[10] = {3, 0xbbbbbbbb, 0x01010100, 5, 0x00080000, 77, 1029, 0x04000000, 0xbbbb0000, 0};
+    for (unsigned l = 0; l < 10; l++)
+        cr_assert_eq(out[l], want[l], "lane %u: %#llx, want %#llx", l, (unsigned long long)out[l],
+                     (unsigned long long)want[l]);
+    cr_assert_eq(out[10], 0x5a5a);
+    cr_assert_eq(out[31], 0x107);
+    memimg_free(m);
+}
