@@ -50,6 +50,16 @@ enum { DWF_MERGE_LUT, DWF_MERGE_ANY };
  * scheduler cycle per extra thread of a home lane, or the thesis's register
  * read stage (a pipeline cycle per extra thread of a bank in each pass). */
 enum { DWF_BANK_LANE, DWF_BANK_PASS };
+/* What a thread's home lane is (core.dwf_home_lane): one of the warp's
+ * warp_size slots, or one of the simd_width pipeline lanes (its register
+ * bank), any of the warp's warp_size / simd_width slots on it. */
+enum { DWF_HOME_SLOT, DWF_HOME_PIPE };
+/* How thread swizzling moves home lanes (core.dwf_swizzle_map): xor 1 in
+ * odd warps, or rotated by the warp's index. */
+enum { DWF_SWZ_XOR, DWF_SWZ_ROTATE };
+/* Where a banks register file puts a thread (core.dwf_bank_place): the
+ * lowest free lane, or its home lane first. */
+enum { DWF_PLACE_LOW, DWF_PLACE_HOME };
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 /* Two-level: the group that becomes top, the next in order or the one fetched from. */
 typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
@@ -102,6 +112,9 @@ typedef struct core_params {
     unsigned dwf_pdpri_count;      /* DWF_PD_* */
     unsigned dwf_las_merge;        /* DWF_MERGE_* */
     unsigned dwf_bank_cost;        /* DWF_BANK_* */
+    unsigned dwf_home_lane;        /* DWF_HOME_* */
+    unsigned dwf_swizzle_map;      /* DWF_SWZ_* */
+    unsigned dwf_bank_place;       /* DWF_PLACE_* */
     bool dwf_swizzle;
     unsigned dwf_pool_entries;     /* 0 = infinite */
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;

@@ -11,6 +11,9 @@ static const char *const dwf_rf_names[] = {[DWF_RF_LAS] = "las", [DWF_RF_IDEAL] 
 static const char *const dwf_pd_names[] = {[DWF_PD_COND] = "cond", [DWF_PD_ANY] = "any", NULL};
 static const char *const dwf_merge_names[] = {[DWF_MERGE_LUT] = "lut", [DWF_MERGE_ANY] = "any", NULL};
 static const char *const dwf_bank_names[] = {[DWF_BANK_LANE] = "lane", [DWF_BANK_PASS] = "pass", NULL};
+static const char *const dwf_home_names[] = {[DWF_HOME_SLOT] = "slot", [DWF_HOME_PIPE] = "pipe", NULL};
+static const char *const dwf_swz_names[] = {[DWF_SWZ_XOR] = "xor", [DWF_SWZ_ROTATE] = "rotate", NULL};
+static const char *const dwf_place_names[] = {[DWF_PLACE_LOW] = "low", [DWF_PLACE_HOME] = "home", NULL};
 static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
                                              [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive",
                                              [CORE_DWS_SLIP] = "slip", NULL};
@@ -47,6 +50,9 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.dwf_pdpri_count", dwf_pdpri_count, dwf_pd_names),
     PB_ENUM(core_params, "core.dwf_las_merge", dwf_las_merge, dwf_merge_names),
     PB_ENUM(core_params, "core.dwf_bank_cost", dwf_bank_cost, dwf_bank_names),
+    PB_ENUM(core_params, "core.dwf_home_lane", dwf_home_lane, dwf_home_names),
+    PB_ENUM(core_params, "core.dwf_swizzle_map", dwf_swizzle_map, dwf_swz_names),
+    PB_ENUM(core_params, "core.dwf_bank_place", dwf_bank_place, dwf_place_names),
     B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
     U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc), U(dwf_heap_ports),
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),
@@ -98,6 +104,9 @@ static bool dwf_params_check(const config *c, const core_params *p, GError **err
     else if (p->dwf_mheap_lut_entries % p->dwf_mheap_lut_assoc)
         bad = "needs core.dwf_mheap_lut_entries to be a multiple of core.dwf_mheap_lut_assoc",
         key = "core.dwf_mheap_lut_entries";
+    else if (p->dwf_home_lane == DWF_HOME_PIPE && (p->simd_width > p->warp_size || p->warp_size % p->simd_width))
+        bad = "needs core.warp_size to be a multiple of core.simd_width for core.dwf_home_lane = pipe",
+        key = "core.dwf_home_lane";
     if (!bad)
         return true;
     g_set_error(err, SIMTGRID_ERROR, SIMTGRID_ERROR_INPUT, "core.reconv = dwf (%s) %s (%s)",

@@ -40,22 +40,40 @@ void dwf_lut_invalidate(dwf_lut *l, uint64_t key, unsigned idx);
  * CNF = req & occ goes to a new warp, the rest joins the LUT warp. */
 static inline uint32_t dwf_las_conflicts(uint32_t req, uint32_t occ) { return req & occ; }
 
-/* Where a lane-aware group on lanes `req` goes among the n >= 1 pool warps
- * of its pc holding occ[0..n-1], oldest first, the LUT's warp last:
- * take[i] gets the lanes joining warp i, and the lanes returned start a
- * new warp. The thesis's rule (any = false, n = 1): the lanes free in the
- * LUT's warp join it, CNF starts the new warp. any = true (its "more
- * aggressive approach", not evaluated): CNF first takes the older warps'
- * free lanes, oldest first. */
-static inline uint32_t dwf_las_place(uint32_t req, const uint32_t *occ, unsigned n, bool any, uint32_t *take)
+/* The lanes a thread of home lane h may take in a lane-aware warp of ws
+ * lanes (core.dwf_home_lane): slot (W = ws) just h; pipe (W = simd_width)
+ * every lane of its pipeline lane h mod W, i.e. h mod W, + W, + 2W, ...
+ * (GPGPU-Sim 2.1's dwf.cc, update_warp: lane = bank + k * pipeline width). */
+static inline uint32_t dwf_home_lanes(unsigned h, unsigned W, unsigned ws)
 {
-    uint32_t left = dwf_las_conflicts(req, occ[n - 1]);
-    take[n - 1] = req & ~left;
-    for (unsigned i = 0; i + 1 < n; i++) {
-        take[i] = any ? left & ~occ[i] : 0;
-        left &= ~take[i];
+    uint32_t m = 0;
+    for (unsigned l = h % W; l < ws; l += W)
+        m |= UINT32_C(1) << l;
+    return m;
+}
+
+/* Where one thread that may take `lanes` goes among the n >= 1 pool warps of
+ * its pc holding occ[0..n-1], oldest first, the LUT's warp last: the index
+ * of the warp (n = a new warp) and in *lane its lowest free lane there
+ * (the new warp's lanes in *nocc). The thesis's rule (any = false): a
+ * free lane of the LUT's warp, else the new warp (the conflict vector CNF
+ * of sec. 4.2). any = true (its "more aggressive approach", not evaluated):
+ * the older warps' free lanes, oldest first, before a new warp. The caller
+ * marks the lane taken, thread by thread. */
+static inline unsigned dwf_las_lane(uint32_t lanes, const uint32_t *occ, unsigned n, bool any, uint32_t nocc,
+                                    unsigned *lane)
+{
+    uint32_t f = lanes & ~occ[n - 1];
+    unsigned w = n - 1;
+    for (unsigned i = 0; !f && any && i + 1 < n; i++)
+        if ((f = lanes & ~occ[i]))
+            w = i;
+    if (!f) {
+        f = lanes & ~nocc;
+        w = n;
     }
-    return left;
+    *lane = f ? (unsigned)__builtin_ctz(f) : 0;
+    return w;
 }
 
 #endif

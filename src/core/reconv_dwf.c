@@ -22,11 +22,16 @@
  *          up when it reaches the reconvergence pc of a conditional branch,
  *          or of any branch: core.dwf_pdpri_count, [interp]).
  * Register file (core.dwf_rf): las, a thread only on its home lane with the
- * CNF/OCC insertion rule of [T] 4.2; ideal, any free lane; banks, any lane,
- * and threads sharing a register bank hold the issue port
- * (core.dwf_bank_cost: m - 1 scheduler cycles for m threads of one home
- * lane, or the thesis's per-pass register read stall, [T] 5.1.1). Thread swizzling (core.dwf_swizzle): home lane
- * (tid mod N) xor 1 in odd warps ([T] 4.2, [interp] mapping).
+ * CNF/OCC insertion rule of [T] 4.2; ideal, any free lane; banks, any lane
+ * (core.dwf_bank_place: the lowest free one, or its home lane first), and
+ * threads sharing a register bank hold the issue port (core.dwf_bank_cost:
+ * m - 1 scheduler cycles for m threads of one home lane, or the thesis's
+ * per-pass register read stall, [T] 5.1.1). A home lane (core.dwf_home_lane)
+ * is a slot of the warp (tid mod N) or a pipeline lane, whose register bank
+ * serves any of the warp's N / simd_width slots on it ([T] 4.1, ch. 7; the
+ * thesis's simulator, GPGPU-Sim 2.1's dwf.cc). Thread swizzling
+ * (core.dwf_swizzle, _map): home slot xor 1 in odd warps ([T] 4.1) or
+ * rotated by the warp index (GPGPU-Sim 2.1's regfile_hash).
  *
  * Cross-lane instructions (ballot, vote, shfl, ...) are not in the thesis's
  * PISA: so that their results are the static warp's, their pool warps are
@@ -60,7 +65,7 @@ typedef struct dwf_state {
     uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
     uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
     uint64_t *seq, *key;
-    uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes joining */
+    uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes taken so far */
     uint64_t nseq;
     /* per thread (hw * ws + original lane) */
     uint8_t *home;
@@ -392,6 +397,65 @@ static unsigned older_warps(dwf_state *d, unsigned e)
     return n + 1;
 }
 
+/* Lanes a thread of home lane h may take: dwf_home_lanes over the pipeline
+ * lanes (core.dwf_home_lane = pipe) or the warp's slots. */
+static uint32_t home_lanes(const sm *s, const dwf_state *d, unsigned h, bool xl)
+{
+    bool pipe = !xl && s->p.dwf_home_lane == DWF_HOME_PIPE;
+    return dwf_home_lanes(h, pipe ? s->p.simd_width : d->ws, d->ws);
+}
+
+/* Lane-aware placement of ts[0..n) among the np warps d->pocc[] (the LUT's
+ * last; dwf_las_lane): lane[i] and wi[i] (np = the new warp, whose lanes go
+ * to *nocc). Returns whether a thread missed the LUT's warp (a conflict). */
+static bool las_place(const sm *s, dwf_state *d, const unsigned *ts, unsigned n, bool xl, unsigned np, bool any,
+                      uint8_t *lane, unsigned *wi, uint32_t *nocc)
+{
+    uint32_t *occ = d->ptake;   /* working copy: lanes taken so far */
+    memcpy(occ, d->pocc, np * sizeof *occ);
+    *nocc = 0;
+    bool miss = false;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned h = xl ? ts[i] % d->ws : d->home[ts[i]], l;
+        unsigned w = dwf_las_lane(home_lanes(s, d, h, xl), occ, np, any, *nocc, &l);
+        if (w == np)
+            *nocc |= UINT32_C(1) << l;
+        else
+            occ[w] |= UINT32_C(1) << l;
+        miss |= w != np - 1;
+        lane[i] = (uint8_t)l;
+        wi[i] = w;
+    }
+    return miss;
+}
+
+/* Any-lane placement (ideal, banks) of the threads `want` (bit i: ts[i])
+ * into a warp holding *occ: with home (core.dwf_bank_place = home) first
+ * those whose home lane is free take it, then the rest the lowest free
+ * lanes in order. Returns the threads left without a lane. */
+static uint32_t free_fill(const sm *s, const dwf_state *d, const unsigned *ts, uint32_t want, uint32_t *occ,
+                          bool home, uint8_t *lane)
+{
+    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
+    for (uint32_t m = home ? want : 0; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        uint32_t f = home_lanes(s, d, d->home[ts[i]], false) & ~*occ;
+        if (f) {
+            lane[i] = (uint8_t)__builtin_ctz(f);
+            *occ |= f & -f;
+            want &= ~(UINT32_C(1) << i);
+        }
+    }
+    for (uint32_t m = want; m && (full & ~*occ); m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        uint32_t f = full & ~*occ;
+        lane[i] = (uint8_t)__builtin_ctz(f);
+        *occ |= f & -f;
+        want &= ~(UINT32_C(1) << i);
+    }
+    return want;
+}
+
 /* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
  * when the pool lacks the entries it would need. */
 static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
@@ -400,23 +464,29 @@ static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, 
     bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
     uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
     uint8_t lane[ISA_MAX_LANES];
-    uint32_t req = 0;
-    for (unsigned i = 0; i < n; i++) {
-        lane[i] = xl ? (uint8_t)(ts[i] % d->ws) : d->home[ts[i]];
-        req |= UINT32_C(1) << lane[i];
-    }
+    unsigned wi[ISA_MAX_LANES];   /* warp of each thread: d->pw[] index, np - 1 the LUT's, np a new one */
     d->lookups++;
     dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
-    uint32_t occ = e ? e->occ : 0, left = 0, cnf = las ? dwf_las_conflicts(req, occ) : 0;
-    unsigned np = 1;   /* las: the pc's pool warps placement considers, the LUT's last */
+    uint32_t occ = e ? e->occ : 0, nocc = 0;
+    unsigned np = 1;   /* the pc's pool warps placement considers, the LUT's last */
+    bool miss = false;
     if (las) {
         d->pw[0] = e ? e->idx : NONE;
         d->pocc[0] = occ;
-        if (cnf && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl)
+        miss = las_place(s, d, ts, n, xl, 1, false, lane, wi, &nocc);
+        if (miss && e && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl) {
             np = older_warps(d, e->idx);
-        left = dwf_las_place(req, d->pocc, np, np > 1, d->ptake);
+            las_place(s, d, ts, n, xl, np, true, lane, wi, &nocc);
+        }
+    } else {
+        bool home = s->p.dwf_rf == DWF_RF_BANKS && s->p.dwf_bank_place == DWF_PLACE_HOME;
+        uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1, o = occ;
+        uint32_t left = free_fill(s, d, ts, all, &o, home, lane);
+        free_fill(s, d, ts, left, &nocc, home, lane);
+        for (unsigned i = 0; i < n; i++)
+            wi[i] = left >> i & 1;
     }
-    bool conflict = las ? left != 0 : (unsigned)sg_popcount32(full & ~occ) < n;
+    bool conflict = nocc != 0;
     unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
     if (d->npool + need > d->pool_limit) {
         d->lookups--;   /* retried: counted when it succeeds */
@@ -429,39 +499,23 @@ static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, 
         e = dwf_lut_insert(&d->lut, key, pool_new(s, d, key, hw, k));
     }
     unsigned old = e->idx, nw = conflict ? pool_new(s, d, key, hw, k) : NONE;
-    uint32_t newocc = 0;
-    if (las && cnf) {   /* which kind: docs/core.md "Dynamic warp formation" */
+    if (miss) {   /* which kind: docs/core.md "Dynamic warp formation" */
+        bool joined = false;
+        for (unsigned i = 0; i < n; i++)
+            joined |= wi[i] == np - 1;
         d->las_conflicts++;
         if ((e->occ & full) == full)
             d->las_full++;
-        else if (cnf != req)
+        else if (joined)
             d->las_split++;
     }
-    uint32_t freel = full & ~e->occ;
     for (unsigned i = 0; i < n; i++) {
-        unsigned l = lane[i], target = old;
-        if (las) {
-            if (left >> l & 1)
-                target = nw, newocc |= UINT32_C(1) << l;
-            else if (cnf >> l & 1)   /* core.dwf_las_merge = any: an older warp's free lane */
-                for (unsigned j = 0; j + 1 < np; j++)
-                    if (d->ptake[j] >> l & 1) {
-                        target = d->pw[j];
-                        break;
-                    }
-        } else if (freel) {   /* ideal placement: the lowest free lane */
-            l = (unsigned)__builtin_ctz(freel);
-            freel &= freel - 1;
-        } else {
-            l = (unsigned)__builtin_ctz(full & ~newocc);
-            target = nw;
-            newocc |= UINT32_C(1) << l;
-        }
-        pool_add(s, d, target, l, ts[i]);
+        unsigned target = wi[i] == np ? nw : wi[i] == np - 1 ? old : d->pw[wi[i]];
+        pool_add(s, d, target, lane[i], ts[i]);
     }
     if (nw != NONE) {   /* the LUT follows the new warp; the old one is never updated again */
         e->idx = nw;
-        e->occ = newocc;
+        e->occ = nocc;
     } else {
         e->occ = d->mask[old];
     }
@@ -807,7 +861,9 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
         unsigned l = (unsigned)__builtin_ctz(m), t = hw * d->ws + l;
         unsigned tid = h->lane[l]->tid_linear;
         unsigned home = tid % d->ws;
-        if (s->p.dwf_swizzle && d->ws % 2 == 0 && (tid / d->ws) % 2)
+        if (s->p.dwf_swizzle && s->p.dwf_swizzle_map == DWF_SWZ_ROTATE)
+            home = (home + tid / d->ws) % d->ws;
+        else if (s->p.dwf_swizzle && d->ws % 2 == 0 && (tid / d->ws) % 2)
             home ^= 1;
         d->home[t] = (uint8_t)home;
         d->pd[t] = 0;

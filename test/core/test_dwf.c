@@ -42,21 +42,24 @@ static unsigned place_trace(bool any, uint32_t *w)
     static const uint32_t groups[] = {0x3, 0x6, 0x8, 0x8};
     unsigned nw = 0;
     for (unsigned g = 0; g < 4; g++) {
-        uint32_t take[8], left;
         if (!nw) {
             w[nw++] = groups[g];
             continue;
         }
-        /* rule: the older warps are w[0..nw-2], the LUT's is w[nw-1] */
-        left = any ? dwf_las_place(groups[g], w, nw, true, take)
-                   : dwf_las_place(groups[g], &w[nw - 1], 1, false, take);
-        if (any)
-            for (unsigned i = 0; i < nw; i++)
-                w[i] |= take[i];
-        else
-            w[nw - 1] |= take[0];
-        if (left)
-            w[nw++] = left;
+        /* rule: the older warps are w[0..nw-2], the LUT's is w[nw-1]; one
+         * thread per lane of the group, its home lane (slots: W = 4) */
+        uint32_t nocc = 0;
+        for (uint32_t m = groups[g]; m; m &= m - 1) {
+            unsigned l, h = (unsigned)__builtin_ctz(m);
+            unsigned at = any ? dwf_las_lane(dwf_home_lanes(h, 4, 4), w, nw, true, nocc, &l)
+                              : dwf_las_lane(dwf_home_lanes(h, 4, 4), &w[nw - 1], 1, false, nocc, &l) + nw - 1;
+            if (at == nw)
+                nocc |= 1u << l;
+            else
+                w[at] |= 1u << l;
+        }
+        if (nocc)
+            w[nw++] = nocc;
     }
     return nw;
 }
@@ -72,6 +75,38 @@ Test(dwf, las_conflicts_start_a_new_warp_or_fill_older_ones)
     cr_expect_eq(place_trace(true, w), 2u);
     cr_expect_eq(w[0], 0xFu);
     cr_expect_eq(w[1], 0xAu);
+}
+
+/* Home lanes on the pipeline (core.dwf_home_lane = pipe; Fung's DWF
+ * thesis, sec. 4.1 and ch. 7: a register bank per scalar pipeline lane;
+ * the thesis's simulator places a thread on lane bank + k * 8): warps of
+ * 32 on 8 lanes, bank = home mod 8, 4 lanes a bank. The LUT warp holds lane
+ * 0; a group of homes 0, 8, 16 (bank 0) and 1 arrives. Slot home lanes:
+ * home 0 is taken (a new warp, lane 0), 8, 16 and 1 join on their slots.
+ * Pipeline lanes: bank 0's free lanes 8, 16, 24 take homes 0, 8, 16 in
+ * order, home 1 lane 1: no new warp. */
+Test(dwf, las_home_lanes_on_the_pipeline)
+{
+    cr_expect_eq(dwf_home_lanes(3, 32, 32), 1u << 3);
+    cr_expect_eq(dwf_home_lanes(19, 8, 32), 0x08080808u);   /* bank 3: lanes 3, 11, 19, 27 */
+    static const unsigned homes[] = {0, 8, 16, 1};
+    static const unsigned want_slot[][2] = {{1, 0}, {0, 8}, {0, 16}, {0, 1}};   /* {new warp?, lane} */
+    static const unsigned want_pipe[][2] = {{0, 8}, {0, 16}, {0, 24}, {0, 1}};
+    for (unsigned pipe = 0; pipe < 2; pipe++) {
+        uint32_t occ = 1, nocc = 0;
+        for (unsigned i = 0; i < 4; i++) {
+            unsigned l, w = dwf_las_lane(dwf_home_lanes(homes[i], pipe ? 8 : 32, 32), &occ, 1, false, nocc, &l);
+            const unsigned *want = pipe ? want_pipe[i] : want_slot[i];
+            cr_expect_eq(w, want[0], "pipe %u thread %u: warp", pipe, i);
+            cr_expect_eq(l, want[1], "pipe %u thread %u: lane", pipe, i);
+            if (w)
+                nocc |= 1u << l;
+            else
+                occ |= 1u << l;
+        }
+        cr_expect_eq(occ, pipe ? 0x01010103u : 0x00010103u);
+        cr_expect_eq(nocc, pipe ? 0u : 1u);
+    }
 }
 
 /* 2 sets x 2 ways (set = pc mod 2): pcs 0, 2, 4 share set 0. After 0, 2
@@ -249,6 +284,83 @@ Test(dwf, swizzling_forms_full_warps_on_even_odd_branch)
     /* any lane (ideal register file): full warps without swizzling */
     cr_expect_eq(ideal.most, 4u);
     cr_expect_lt(ideal.body_issues, plain.body_issues);
+}
+
+/* A branch on bit 1 of the thread id (Bitonic's `ixj > tid` at j = 2):
+ * threads 0 and 1 of every warp of 4 take one path, 2 and 3 the other.
+ * Lane-aware with slot home lanes and the xor-1 swizzle (the earlier
+ * mapping), both threads of a path keep slots {0, 1} (or {2, 3}) in every
+ * warp, so a warp holds at most 2: 16 warps x 8 body pcs. With home lanes
+ * on the pipeline (2 lanes here, core.dwf_home_lane = pipe) slots 0 and 1
+ * are banks 0 and 1, and a warp takes two threads of each bank: two
+ * groups fill a warp of 4. With the rotation swizzle (home slot (tid +
+ * warp) mod 4, core.dwf_swizzle_map = rotate) warps w and w + 2 put a
+ * path's threads on complementary slots: full warps too. */
+static const char *k_bit1 =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    and r1, r0, 2\n"             /* 1 */
+    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
+    "    @p0 bra even\n"              /* 3 */
+    "    add r2, r0, 1\n"             /* 4 */
+    "    add r2, r2, 1\n"             /* 5 */
+    "    add r2, r2, 1\n"             /* 6 */
+    "    add r2, r2, 1\n"             /* 7 */
+    "    bra join\n"                  /* 8 */
+    "even:\n"
+    "    add r2, r0, 2\n"             /* 9 */
+    "    add r2, r2, 2\n"             /* 10 */
+    "    add r2, r2, 2\n"             /* 11 */
+    "    add r2, r2, 2\n"             /* 12 */
+    "join:\n"
+    "    shl r3, r0, 2\n"             /* 13 */
+    "    st.global.u32 [r3+@out], r2\n"
+    "    exit\n";
+
+static void bit1_child(void *ctx, void *out)
+{
+    const char *const *opt = ctx;
+    parity_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=2", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_policy=time", "core.dwf_rf=las", opt[0], opt[1], NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_bit1, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i & 2 ? i + 4 : i + 8, "out[%u]", i);
+    memset(o, 0, sizeof *o);
+    for (unsigned i = 0; i < h->nlog; i++) {
+        uint32_t pc = h->log[i].pc;
+        if (pc < 4 || pc > 12 || pc == 8)
+            continue;
+        unsigned n = (unsigned)__builtin_popcount(h->log[i].active);
+        o->body_issues++;
+        o->most = n > o->most ? n : o->most;
+        o->warps_of_4 += n == 4;
+    }
+    o->conflicts = harness_counter(h, "sm0", "dwf_lane_conflicts");
+    harness_free(h);
+}
+
+static parity_out run_bit1(const char *home, const char *map)
+{
+    const char *opt[2] = {home, map};
+    parity_out o;
+    harness_fork(bit1_child, (void *)opt, &o, sizeof o);
+    return o;
+}
+
+Test(dwf, las_home_lanes_and_swizzle_map_on_a_bit1_branch)
+{
+    parity_out slot = run_bit1("core.dwf_home_lane=slot", "core.dwf_swizzle_map=xor");
+    cr_expect_eq(slot.most, 2u);
+    cr_expect_eq(slot.body_issues, 8u * 16u);
+    parity_out pipe = run_bit1("core.dwf_home_lane=pipe", "core.dwf_swizzle_map=xor");
+    cr_expect_eq(pipe.most, 4u);
+    cr_expect_lt(pipe.body_issues, slot.body_issues);
+    parity_out rot = run_bit1("core.dwf_home_lane=slot", "core.dwf_swizzle_map=rotate");
+    cr_expect_eq(rot.most, 4u);
+    cr_expect_lt(rot.body_issues, slot.body_issues);
 }
 
 /* The kinds of lane conflict on straight-line code (no branch): 16 warps

@@ -101,22 +101,24 @@ static const char *const variants[][5] = {
 
 /* Dynamic warp formation: the thesis's configuration (DMaj, lane-aware,
  * swizzled, limited heap), each other issue policy (DTime with conflicting
- * threads filling older warps, core.dwf_las_merge = any), the ideal and the
- * bank-conflict register files with the infinite heap and no swizzling,
+ * threads filling older warps, core.dwf_las_merge = any, and DTime and
+ * DPdPri with home lanes on the pipeline, DPdPri also with the rotation
+ * swizzle), the ideal and the bank-conflict register files (home lanes
+ * first) with the infinite heap and no swizzling,
  * and tiny structures that make every overflow path run: a 4-warp pool, a
  * 4-entry 2-way LUT with one lookup per scheduler cycle, a 1-entry heap;
  * and ORACLE reconvergence. */
 static const char *const dwf_variants[][11] = {
     {"core.reconv=dwf", NULL},
     {"core.reconv=dwf", "core.dwf_policy=min", NULL},
-    {"core.reconv=dwf", "core.dwf_policy=time", "core.dwf_las_merge=any", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=time", "core.dwf_las_merge=any", "core.dwf_home_lane=pipe", NULL},
     {"core.reconv=dwf", "core.dwf_policy=pc", NULL},
-    {"core.reconv=dwf", "core.dwf_policy=pdpri", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=pdpri", "core.dwf_home_lane=pipe", "core.dwf_swizzle_map=rotate", NULL},
     {"core.reconv=dwf", "core.dwf_rf=ideal", "core.dwf_heap=infinite", "core.dwf_swizzle=false",
      "core.dwf_pool_entries=0", "core.dwf_lut_entries=0", "core.dwf_lut_lookups=0", NULL},
     {"core.reconv=dwf", "core.dwf_rf=banks", "core.dwf_pool_entries=4", "core.dwf_lut_entries=4",
      "core.dwf_lut_assoc=2", "core.dwf_lut_lookups=1", "core.dwf_heap_entries=1", "core.dwf_mheap_lut_entries=1",
-     "core.dwf_mheap_lut_assoc=1", NULL},
+     "core.dwf_mheap_lut_assoc=1", "core.dwf_bank_place=home", NULL},
     /* the ORACLE limit study (thesis 3.3), beside DWF in the thesis's set */
     {"core.reconv=oracle", NULL},
 };

@@ -316,6 +316,31 @@ Test(reconv, dwf_bank_conflict_per_pass_as_the_thesis)
     cr_expect_eq(run_dwf_trace(lane).bank_cycles, 0u);
 }
 
+Test(reconv, dwf_bank_place_home_lane_first)
+{
+    /* core.dwf_bank_place = home: the same warp as
+     * dwf_bank_conflict_per_pass_as_the_thesis (16 stall cycles with the
+     * lowest free lanes). One warp, so no two of its threads share a home
+     * slot: each thread finds its home lane free and takes it, every warp
+     * holds its threads on lanes = homes, and pass p (lanes 8p..8p+7) holds
+     * banks (lane mod 8) once each: 0 cycles. With home lanes on the
+     * pipeline (core.dwf_home_lane = pipe: a thread's lanes are those of its
+     * bank, home mod 8, + 8, + 16, + 24) each pass holds at most one
+     * thread of a bank as well: 0. */
+    const char *home[] = {"32", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                          "core.dwf_swizzle=false", "core.simd_width=8", "core.dwf_bank_cost=pass",
+                          "core.dwf_bank_place=home", NULL};
+    cr_expect_eq(run_dwf_trace(home).bank_cycles, 0u);
+    const char *pipe[] = {"32", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                          "core.dwf_swizzle=false", "core.simd_width=8", "core.dwf_bank_cost=pass",
+                          "core.dwf_bank_place=home", "core.dwf_home_lane=pipe", NULL};
+    cr_expect_eq(run_dwf_trace(pipe).bank_cycles, 0u);
+    const char *low[] = {"32", "core.reconv=dwf", "core.dwf_policy=pc", "core.dwf_rf=banks",
+                         "core.dwf_swizzle=false", "core.simd_width=8", "core.dwf_bank_cost=pass",
+                         "core.dwf_bank_place=low", NULL};
+    cr_expect_eq(run_dwf_trace(low).bank_cycles, 16u);
+}
+
 Test(reconv, dwf_lut_lookups_per_scheduler_cycle)
 {
     /* One warp (as dwf_forms_both_paths_without_waiting): the branch writes

@@ -149,6 +149,11 @@ Test(paper_models, dwf_thesis_machine)
     cr_expect_eq(I("gpu.sms") * I("core.simd_width"), 128);             /* peak IPC */
     cr_expect_str_eq(S("core.one_cta_at_a_time"), "true");
     cr_expect_str_eq(S("core.discipline"), "barrel");
+    /* lane-aware formation on the 8 register banks of the pipeline lanes
+     * (sec. 4.1, ch. 7), swizzled as the thesis's simulator (bank = (tid +
+     * warp) mod 8) */
+    cr_expect_str_eq(S("core.dwf_home_lane"), "pipe");
+    cr_expect_str_eq(S("core.dwf_swizzle_map"), "rotate");
     /* 1024 x 8 x 64 B = 512 KB */
     cr_expect_eq(cache_bytes(c, "l1d"), 512 * 1024);
     cr_expect_eq(I("l1d.line_bytes"), 64);
