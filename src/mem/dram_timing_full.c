@@ -174,7 +174,11 @@ static uint64_t full_refresh(memctrl *mc, uint64_t due, unsigned first, unsigned
     uint64_t start = due;
     for (unsigned i = first; i < end; i++)
         start = mc_max(start, mc->banks[i].next_act);
-    mc->cmd_free = mc_max(mc->cmd_free, start + 1);
+    /* REFab holds the command bus to its slot (nothing can go meanwhile);
+     * REFpb's one slot is not modelled: the other banks' commands must not
+     * wait for the refreshed bank to close. */
+    if (end - first == mc->p.banks)
+        mc->cmd_free = mc_max(mc->cmd_free, start + 1);
     return start + trfc;
 }
 

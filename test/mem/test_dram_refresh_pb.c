@@ -50,6 +50,30 @@ Test(dram_refresh_pb, closes_only_its_bank)
     cr_assert_eq(st.refreshes, 0);
 }
 
+/* The refreshed bank waits to close; the others do not wait for it. A
+ * (bank 0) at 95: ACT 95. Refresh 1 (due 100, bank 0) closes the row before
+ * A's RD (PRE as soon as tRAS allows, 123, a started request activating
+ * again afterwards, as an all-bank refresh does), REF at 135 (tRC after the
+ * ACT), bank 0 closed to 185: A's ACT 185, RD 197, done 211; C (bank 0,
+ * same row) at 105 hits: RD 199, done 213. B (bank 1) at 105 goes at once:
+ * ACT 105 (tRRD after 95 met), RD 117, done 131 (were the command bus held
+ * to the REF, as an all-bank refresh holds it: ACT 136, done 162). Two
+ * precharges: bank 0's by refresh 1, bank 1's by refresh 2 (due 200). */
+Test(dram_refresh_pb, other_banks_do_not_wait_for_the_refreshed_one)
+{
+    script_req s[] = {{.at = 95, .bank = 0, .row = 1, .bytes = 64},
+                      {.at = 105, .bank = 1, .row = 1, .bytes = 64},
+                      {.at = 105, .bank = 0, .row = 1, .col = 64, .bytes = 64}};
+    uint64_t done[3];
+    memctrl_stats st;
+    play(true, s, 3, done, &st);
+    cr_assert_eq(done[0], 211);
+    cr_assert_eq(done[1], 131);
+    cr_assert_eq(done[2], 213);
+    cr_assert_eq(st.activations, 3);
+    cr_assert_eq(st.precharges, 2);
+}
+
 /* After a long idle spell each bank must still carry its own last refresh,
  * also one that overlaps later ones: tRFCpb = 150 here, longer than the
  * 100 cycles between refreshes. Refresh 98 (due 9800) is bank 97 mod 8 =
