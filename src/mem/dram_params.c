@@ -24,7 +24,8 @@ const param_bind dram_param_binds[] = {
     U(tFAW), U(pseudo_channels),
     PB(dram_params, "dram.refresh", refresh, PF_BOOL),
     PB(dram_params, "dram.refresh_stagger", refresh_stagger, PF_BOOL),
-    U(tREFI), U(tRFC),
+    PB(dram_params, "dram.refresh_per_bank", refresh_per_bank, PF_BOOL),
+    U(tREFI), U(tRFC), U(tRFCpb),
     PB_POLICY(dram_params, "dram.sched", sched, mem_policy),
     U(frfcfs_cap),
     U(queue_size),
@@ -81,6 +82,10 @@ bool dram_params_check(const dram_params *p, const char **key, char *why, size_t
     if (p->refresh && (p->tREFI < 1 || p->tRFC >= p->tREFI))
         CHECK_FAIL("dram.tRFC", "expected less than dram.tREFI (%u) with refresh on, got %u", p->tREFI,
              p->tRFC);
+    /* Each bank is refreshed once per tREFI: its refresh must end first. */
+    if (p->refresh && p->refresh_per_bank && p->tRFCpb >= p->tREFI)
+        CHECK_FAIL("dram.tRFCpb", "expected less than dram.tREFI (%u) with per-bank refresh, got %u",
+             p->tREFI, p->tRFCpb);
     if (!p->sched)
         CHECK_FAIL("dram.sched", "expected a scheduler (fcfs, frfcfs)");
     if (p->queue_size < 1 || p->queue_size > 4096)

@@ -25,7 +25,8 @@ typedef struct dram_params {
     unsigned tRRD, tWTR, tRTW, tWR, burst_length, data_rate;  /* full */
     unsigned tFAW, pseudo_channels;                           /* full */
     bool refresh, refresh_stagger;
-    unsigned tREFI, tRFC;
+    bool refresh_per_bank;      /* REFpb: one bank at a time, tRFCpb each */
+    unsigned tREFI, tRFC, tRFCpb;
     const policy *sched;        /* dram_sched_ops row */
     unsigned frfcfs_cap;        /* FR-FCFS+Cap: row hits that may pass a bank's oldest (0: no cap) */
     unsigned queue_size;

@@ -159,22 +159,27 @@ static void full_bank_close(const dram_params *p, dram_bank_state *s, uint64_t t
     precharge(p, s, mc_max(t, s->next_pre), ev);
 }
 
-/* All-bank refresh due at `due`: each open bank precharges as soon as it may
- * (from `due`), REF goes once every bank could take an ACT, and no bank may
- * activate until tRFC after it. */
+/* Refresh due at `due`: each open bank of it precharges as soon as it may
+ * (from `due`), REF (REFpb for one bank) goes once every such bank could
+ * take an ACT, and none may activate until trfc after it. */
 static void full_bank_refresh(const dram_params *p, dram_bank_state *s, uint64_t due, uint32_t *ev)
 {
     if (s->open_row != ROW_CLOSED)
         precharge(p, s, mc_max(due, s->next_pre), ev);
 }
 
-static uint64_t full_refresh(memctrl *mc, uint64_t due)
+static uint64_t full_refresh(memctrl *mc, uint64_t due, unsigned first, unsigned end,
+                             unsigned trfc)
 {
     uint64_t start = due;
-    for (unsigned i = 0; i < mc->p.banks; i++)
+    for (unsigned i = first; i < end; i++)
         start = mc_max(start, mc->banks[i].next_act);
-    mc->cmd_free = mc_max(mc->cmd_free, start + 1);
-    return start + mc->p.tRFC;
+    /* REFab holds the command bus to its slot (nothing can go meanwhile);
+     * REFpb's one slot is not modelled: the other banks' commands must not
+     * wait for the refreshed bank to close. */
+    if (end - first == mc->p.banks)
+        mc->cmd_free = mc_max(mc->cmd_free, start + 1);
+    return start + trfc;
 }
 
 static void full_bank_refresh_end(const dram_params *p, dram_bank_state *s, uint64_t end,

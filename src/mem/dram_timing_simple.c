@@ -83,20 +83,21 @@ static void simple_bank_close(const dram_params *p, dram_bank_state *s, uint64_t
     *ev |= DRAM_EV_PRE;
 }
 
-/* Refresh starts when every bank has finished its work; afterwards every
- * bank is closed until the refresh ends. */
+/* Refresh starts when every bank it refreshes has finished its work;
+ * afterwards they are closed until the refresh ends. */
 static void simple_bank_refresh(const dram_params *p, dram_bank_state *s, uint64_t due,
                                 uint32_t *ev)
 {
     (void)p, (void)s, (void)due, (void)ev;
 }
 
-static uint64_t simple_refresh(memctrl *mc, uint64_t due)
+static uint64_t simple_refresh(memctrl *mc, uint64_t due, unsigned first, unsigned end,
+                               unsigned trfc)
 {
     uint64_t start = due;
-    for (unsigned i = 0; i < mc->p.banks; i++)
+    for (unsigned i = first; i < end; i++)
         start = mc_max(start, mc->banks[i].idle_at);
-    return start + mc->p.tRFC;
+    return start + trfc;
 }
 
 static void simple_bank_refresh_end(const dram_params *p, dram_bank_state *s, uint64_t end,

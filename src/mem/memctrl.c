@@ -339,26 +339,53 @@ static void issue(memctrl *mc, const mc_pick *pk)
     bank_exchange(mc, r->bank, r->bank + 1);
 }
 
+/* Refreshes per tREFI: one for all banks, or one per bank (REFpb in turn,
+ * as Ramulator 2's PerBank refresh manager issues HBM3's REFsb). */
+static unsigned refresh_slots(const memctrl *mc)
+{
+    return mc->p.refresh_per_bank ? mc->p.banks : 1;
+}
+
+static uint64_t refresh_due_of(const memctrl *mc, uint64_t n)
+{
+    return mc->refresh_base + n * mc->p.tREFI / refresh_slots(mc);
+}
+
 static void refresh(memctrl *mc, uint64_t until)
 {
     mc->pick_fresh = false;
     mc->cur = mc_max(mc->cur, mc->refresh_due);
-    /* Every bank closes its row, then stays closed to the refresh's end. */
-    for (unsigned k = 0; k < mc->p.banks; k++)
+    unsigned first = 0, end = mc->p.banks, trfc = mc->p.tRFC;
+    if (mc->p.refresh_per_bank) {
+        first = (unsigned)((mc->refresh_n - 1) % mc->p.banks);
+        end = first + 1;
+        trfc = mc->p.tRFCpb;
+    }
+    /* Each bank refreshed closes its row, then stays closed to the
+     * refresh's end; the others go on. */
+    for (unsigned k = first; k < end; k++)
         bank_send(mc, k, (dram_bank_msg){.kind = DRAM_BANK_REFRESH, .a = mc->refresh_due});
-    bank_exchange(mc, 0, mc->p.banks);
-    uint64_t end = mc->ops->refresh(mc, mc->refresh_due);
-    for (unsigned k = 0; k < mc->p.banks; k++)
-        bank_send(mc, k, (dram_bank_msg){.kind = DRAM_BANK_REFRESH_END, .a = end});
-    bank_exchange(mc, 0, mc->p.banks);
+    bank_exchange(mc, first, end);
+    uint64_t done = mc->ops->refresh(mc, mc->refresh_due, first, end, trfc);
+    for (unsigned k = first; k < end; k++)
+        bank_send(mc, k, (dram_bank_msg){.kind = DRAM_BANK_REFRESH_END, .a = done});
+    bank_exchange(mc, first, end);
     mc_count(mc, &mc->st.refreshes, 1);
-    mc->refresh_due += mc->p.tREFI;
-    /* Idle: every bank is closed and stays so, refreshes after this one
-     * change nothing but the last one's end, so count them in one step. */
+    mc->refresh_due = refresh_due_of(mc, ++mc->refresh_n);
+    /* Idle: every bank is closed and stays so, and a refresh changes
+     * nothing but its banks' last end: of the refreshes due before until,
+     * count all but the last round (one per bank) in one step. The last
+     * due before until is refresh n_last, the largest n with
+     * floor(n tREFI / S) <= until - 1 - base. */
     if (mc->queued == 0 && mc->busy == 0 && mc->refresh_due < until) {
-        uint64_t skip = (until - 1 - mc->refresh_due) / mc->p.tREFI;
-        mc_count(mc, &mc->st.refreshes, skip);
-        mc->refresh_due += skip * mc->p.tREFI;
+        uint64_t S = refresh_slots(mc);
+        uint64_t n_last = ((until - mc->refresh_base) * S - 1) / mc->p.tREFI;
+        if (n_last >= mc->refresh_n + S) {
+            uint64_t skip = n_last + 1 - S - mc->refresh_n;
+            mc_count(mc, &mc->st.refreshes, skip);
+            mc->refresh_n += skip;
+            mc->refresh_due = refresh_due_of(mc, mc->refresh_n);
+        }
     }
 }
 
@@ -441,12 +468,13 @@ memctrl *memctrl_new(const dram_params *p, const addrmap *map, unsigned channel)
     /* Every bank runs once at time 0 to set itself up. */
     des_lgroup_run(mc->bank_group, 0);
     mc->ghead = mc->gtail = MC_NONE;
-    mc->refresh_due = p->refresh ? p->tREFI : MEMCTRL_NEVER;
     /* Staggered: the channels' refreshes spread evenly over each tREFI, so
      * a request meets a refreshing channel with the same odds at any time,
      * and the lines of one warp load meet them independently. */
     if (p->refresh && p->refresh_stagger && p->channels > 1)
-        mc->refresh_due += (uint64_t)p->tREFI * (channel % p->channels) / p->channels;
+        mc->refresh_base = (uint64_t)p->tREFI * (channel % p->channels) / p->channels;
+    mc->refresh_n = 1;
+    mc->refresh_due = p->refresh ? refresh_due_of(mc, 1) : MEMCTRL_NEVER;
     mc->next_action = MEMCTRL_NEVER;
     mc->final_cycle = UINT64_MAX;
     stats_hist_init_log2(&mc->st.queue_delay, 20);

@@ -125,7 +125,9 @@ struct memctrl {
 
     /* channel-wide state (full timing; bus_free for both) */
     uint64_t cmd_free, next_rd, next_wr, bus_free;
-    uint64_t refresh_due;
+    /* Refresh n (from 1) is due at refresh_base + n tREFI / S, S = 1, or
+     * the banks with dram.refresh_per_bank (bank (n - 1) mod banks). */
+    uint64_t refresh_due, refresh_base, refresh_n;
 
     uint64_t cur;                       /* every cycle < cur has been decided */
     uint64_t next_action;               /* cached earliest command, MEMCTRL_NEVER if none */
@@ -207,10 +209,11 @@ struct dram_timing_ops {
      * last data command, with r->done set. */
     bool (*issue)(memctrl *mc, const mc_bank *b, mc_req *r, enum dram_cmd cmd, uint64_t t,
                   dram_bank_msg *m);
-    /* All-bank refresh due at `due`, once every bank has closed its row
-     * (bank_refresh): the cycle the banks may work again, from their views;
-     * the channel's own constraints are set. */
-    uint64_t (*refresh)(memctrl *mc, uint64_t due);
+    /* Refresh of banks [first, end) due at `due` (all of them, or one with
+     * dram.refresh_per_bank), once each has closed its row (bank_refresh):
+     * the cycle they may work again, trfc after it starts, from their
+     * views; the channel's own constraints are set. */
+    uint64_t (*refresh)(memctrl *mc, uint64_t due, unsigned first, unsigned end, unsigned trfc);
     /* The bank's part (run by the bank actor, dram_bank.c), adding the
      * DRAM_EV_* it counts to *ev: a command; the close-page policy's
      * auto-precharge right after an access finished at t (no command slot

@@ -21,7 +21,7 @@ void memctrl_register_stats(memctrl *mc, stats *st, const char *block)
          &s->row_conflicts},
         {"activations", "commands", "row activations (ACT)", &s->activations},
         {"precharges", "commands", "precharges (PRE, auto-precharge, before refresh)", &s->precharges},
-        {"refreshes", "commands", "all-bank refreshes", &s->refreshes},
+        {"refreshes", "commands", "refresh commands (all-bank, or one bank's with dram.refresh_per_bank)", &s->refreshes},
         {"column_commands", "commands", "RD/WR bursts (full timing) or requests (simple timing)",
          &s->column_commands},
         {"bus_busy_cycles", "dram cycles", "cycles the data bus carried data", &s->bus_busy_cycles},

@@ -98,6 +98,12 @@ static void m_conflict(dram_params *p) { p->row_conflict_latency = 50; }
 static void m_burst(dram_params *p) { p->burst_length = 6; }
 static void m_ccdl(dram_params *p) { p->tCCDL = 1; }
 static void m_refresh(dram_params *p) { p->refresh = true; p->tRFC = 5000; }
+static void m_refresh_pb(dram_params *p)
+{
+    p->refresh = true;
+    p->refresh_per_bank = true;
+    p->tRFCpb = 3900;
+}
 static void m_sched(dram_params *p) { p->sched = NULL; }
 static void m_queue(dram_params *p) { p->queue_size = 0; }
 static void m_page(dram_params *p) { p->page_policy = (enum dram_page_policy)3; }
@@ -118,6 +124,7 @@ Test(dram_params, every_check)
     expect_check(m_burst, "dram.burst_length", "multiple of dram.data_rate (4), got 6");
     expect_check(m_ccdl, "dram.tCCDL", "at least dram.tCCD (2)");
     expect_check(m_refresh, "dram.tRFC", "less than dram.tREFI (3900)");
+    expect_check(m_refresh_pb, "dram.tRFCpb", "less than dram.tREFI (3900) with per-bank refresh, got 3900");
     expect_check(m_sched, "dram.sched", "expected a scheduler (fcfs, frfcfs)");
     expect_check(m_queue, "dram.queue_size", "expected 1 to 4096 requests, got 0");
     expect_check(m_page, "dram.page_policy", "expected open or close");
