@@ -188,29 +188,33 @@ Test(dwf, heap_ports_run_insertions_in_parallel)
     cr_expect_eq(dwf_heap_ports_insert(one, 1, 110, 0), 110u);
 }
 
+/* The two-path kernel: threads whose tid AND MASK is 0 take pcs 9-12, the
+ * others 4-7. */
+#define PATHS_KERNEL(MASK) \
+    ".data out u32[64]\n" \
+    "    mov r0, %tid.x\n"            /* 0 */ \
+    "    and r1, r0, " #MASK "\n"      /* 1 */ \
+    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */ \
+    "    @p0 bra even\n"              /* 3 */ \
+    "    add r2, r0, 1\n"             /* 4: odd */ \
+    "    add r2, r2, 1\n"             /* 5 */ \
+    "    add r2, r2, 1\n"             /* 6 */ \
+    "    add r2, r2, 1\n"             /* 7 */ \
+    "    bra join\n"                  /* 8 */ \
+    "even:\n" \
+    "    add r2, r0, 2\n"             /* 9 */ \
+    "    add r2, r2, 2\n"             /* 10 */ \
+    "    add r2, r2, 2\n"             /* 11 */ \
+    "    add r2, r2, 2\n"             /* 12 */ \
+    "join:\n" \
+    "    shl r3, r0, 2\n"             /* 13 */ \
+    "    st.global.u32 [r3+@out], r2\n" \
+    "    exit\n"
+
 /* Bitonic's even/odd branch ([T] 4.2, thread swizzling): 16 warps of 4
  * threads (4 lanes, one warp a cycle), even threads take the branch. The
  * bodies (pcs 4-7 odd, 9-12 even) are 4 independent adds. */
-static const char *k_parity =
-    ".data out u32[64]\n"
-    "    mov r0, %tid.x\n"            /* 0 */
-    "    and r1, r0, 1\n"             /* 1 */
-    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
-    "    @p0 bra even\n"              /* 3 */
-    "    add r2, r0, 1\n"             /* 4: odd */
-    "    add r2, r2, 1\n"             /* 5 */
-    "    add r2, r2, 1\n"             /* 6 */
-    "    add r2, r2, 1\n"             /* 7 */
-    "    bra join\n"                  /* 8 */
-    "even:\n"
-    "    add r2, r0, 2\n"             /* 9 */
-    "    add r2, r2, 2\n"             /* 10 */
-    "    add r2, r2, 2\n"             /* 11 */
-    "    add r2, r2, 2\n"             /* 12 */
-    "join:\n"
-    "    shl r3, r0, 2\n"             /* 13 */
-    "    st.global.u32 [r3+@out], r2\n"
-    "    exit\n";
+static const char *k_parity = PATHS_KERNEL(1);
 
 typedef struct parity_out {
     unsigned body_issues, most, warps_of_4;
@@ -296,26 +300,7 @@ Test(dwf, swizzling_forms_full_warps_on_even_odd_branch)
  * groups fill a warp of 4. With the rotation swizzle (home slot (tid +
  * warp) mod 4, core.dwf_swizzle_map = rotate) warps w and w + 2 put a
  * path's threads on complementary slots: full warps too. */
-static const char *k_bit1 =
-    ".data out u32[64]\n"
-    "    mov r0, %tid.x\n"            /* 0 */
-    "    and r1, r0, 2\n"             /* 1 */
-    "    setp.eq.u32 p0, r1, 0\n"     /* 2 */
-    "    @p0 bra even\n"              /* 3 */
-    "    add r2, r0, 1\n"             /* 4 */
-    "    add r2, r2, 1\n"             /* 5 */
-    "    add r2, r2, 1\n"             /* 6 */
-    "    add r2, r2, 1\n"             /* 7 */
-    "    bra join\n"                  /* 8 */
-    "even:\n"
-    "    add r2, r0, 2\n"             /* 9 */
-    "    add r2, r2, 2\n"             /* 10 */
-    "    add r2, r2, 2\n"             /* 11 */
-    "    add r2, r2, 2\n"             /* 12 */
-    "join:\n"
-    "    shl r3, r0, 2\n"             /* 13 */
-    "    st.global.u32 [r3+@out], r2\n"
-    "    exit\n";
+static const char *k_bit1 = PATHS_KERNEL(2);
 
 static void bit1_child(void *ctx, void *out)
 {
