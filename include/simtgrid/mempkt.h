@@ -27,6 +27,9 @@ typedef struct mem_pkt {
     /* A write: its 32-B segments holding only some of their bytes (a DRAM
      * without a data mask reads them first: dram.write_mask). */
     uint8_t partial;
+    /* A write: the 4-B words of the line it writes whole (lines of up to
+     * 128 B), for an L2 that completes partial segments (l2.byte_enables). */
+    uint32_t words;
 } mem_pkt;
 
 #endif

@@ -248,6 +248,7 @@ static void build_partitions(gpu_hier *h, gpu *g)
             l2slice_set_atomic_line_gap(l, cfg_float(g->cfg, "l2.atomic_line_gap"));
             l2slice_set_atomic_held_line_rate(l, cfg_float(g->cfg, "l2.atomic_held_line_lanes_per_cycle"));
             l2slice_set_partial_write_cycles(l, (unsigned)cfg_int(g->cfg, "l2.partial_write_cycles"));
+            l2slice_set_byte_enables(l, cfg_bool(g->cfg, "l2.byte_enables"));
             l2slice_set_partial_fetch(l, cfg_is(g->cfg, "l2.partial_fetch", "all")      ? L2_PARTIAL_FETCH_ALL
                                          : cfg_is(g->cfg, "l2.partial_fetch", "copies") ? L2_PARTIAL_FETCH_COPIES
                                                                                          : L2_PARTIAL_FETCH_NONE);

@@ -60,6 +60,7 @@ void cache_free(cache *c)
     g_free(c->valid);
     g_free(c->dirty);
     g_free(c->partial);
+    g_free(c->words);
     g_free(c->reserved);
     g_free(c->set_reserved);
     g_free(c->set_empty);
@@ -94,6 +95,12 @@ void cache_missq_push(cache *c, const cache_req *rq)
     c->q_len++;
 }
 
+void cache_set_byte_enables(cache *c, bool on)
+{
+    g_free(c->words);
+    c->words = on && c->p.line_bytes <= 128 ? g_new0(uint32_t, (size_t)c->p.sets * c->p.ways) : NULL;
+}
+
 void cache_replace_line(cache *c, unsigned set, unsigned way, uint64_t line, uint16_t warp,
                         uint32_t pc, int pos, cache_result *r)
 {
@@ -118,6 +125,8 @@ void cache_replace_line(cache *c, unsigned set, unsigned way, uint64_t line, uin
     }
     cache_set_tag(c, set, way, line);
     c->valid[i] = c->dirty[i] = c->partial[i] = 0;
+    if (c->words)
+        c->words[i] = 0;
     cache_set_reserved(c, set, way, false);
     c->fetch_warp[i] = warp;
     c->fetch_pc[i] = pc;
@@ -135,6 +144,8 @@ unsigned cache_invalidate_clean(cache *c)
                 continue;
             cache_set_tag(c, set, way, CACHE_NO_TAG);
             c->valid[i] = c->partial[i] = 0;
+            if (c->words)
+                c->words[i] = 0;
             replace_invalidate(c->repl, set, way);
             c->st.invalidations++;
             n++;

@@ -129,6 +129,7 @@ typedef struct cache_access {
                             * these (sent down in its write); 0 = all of `sectors` */
     uint32_t partial32;    /* a store: the 32-B segments it writes only in part
                             * (coalesce_partial32) */
+    uint32_t words32;      /* ... and the 4-B words it writes whole (coalesce_words32) */
     uint16_t mshr_keep;    /* a miss needing a new MSHR entry fails (MSHR_FULL) unless
                             * more than this many are free: entries kept for others */
     bool whole;            /* a load that needs whole sectors: a sector holding partly
@@ -170,6 +171,7 @@ typedef struct cache_req {
                            * CACHE_REQ_WRITE writes; 0 = `sectors` */
     uint32_t partial32;   /* WRITE / WRITEBACK: 32-B segments whose bytes were written
                            * only in part (the rest never fetched) */
+    uint32_t words32;     /* WRITE: the store's whole 4-B words (cache_access.words32) */
 } cache_req;
 
 typedef struct cache_fill_result {
@@ -202,6 +204,11 @@ typedef struct cache cache;
 /* `p` must pass cache_params_check; NULL otherwise. */
 cache *cache_new(const cache_params *p);
 void cache_free(cache *c);
+/* Byte enables (l2.byte_enables, docs/dram.md): the cache keeps, per line,
+ * the 4-B words that partial stores wrote (cache_access.words32), and a
+ * partly written 32-B segment whose eight words are all written is whole
+ * (its write-back needs no read first). Lines above 128 B: no effect. */
+void cache_set_byte_enables(cache *c, bool on);
 
 cache_result cache_try_access(cache *c, const cache_access *a, uint64_t now);
 cache_fill_result cache_fill(cache *c, uint64_t addr, uint32_t sectors, uint64_t now);

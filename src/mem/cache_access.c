@@ -39,7 +39,8 @@ static cache_result go_down(cache *c, cache_result r, const cache_access *a, uin
                                      .pc = a->pc, .warp = a->warp, .op = a->op,
                                      .kind = a->op == MEM_STORE ? CACHE_REQ_WRITE : CACHE_REQ_BYPASS,
                                      .seg32 = a->op == MEM_STORE ? a->seg32 : seg32,
-                                     .partial32 = a->op == MEM_STORE ? a->partial32 : 0});
+                                     .partial32 = a->op == MEM_STORE ? a->partial32 : 0,
+                                     .words32 = a->op == MEM_STORE ? a->words32 : 0});
     c->st.accesses++;
     c->st.bypassed++;
     r.outcome = CACHE_BYPASSED;
@@ -183,7 +184,10 @@ static cache_result load(cache *c, cache_result r, const cache_access *a, uint64
 
 /* A write-back line's record of partly written 32-B segments after a store:
  * a segment the store covers whole is complete; one it covers in part stays
- * (or becomes) partial unless the line already held all of its bytes. */
+ * (or becomes) partial unless the line already held all of its bytes. With
+ * byte enables, a partial segment whose eight 4-B words the stores have
+ * written between them is complete too (NVIDIA, US patent 9,110,809,
+ * claims 2-3: partial writes that make a full write go to memory whole). */
 static void note_partial(cache *c, size_t li, const cache_access *a, uint32_t want, uint32_t valid_before)
 {
     if (!a->partial32 && !c->partial[li])
@@ -193,6 +197,16 @@ static void note_partial(cache *c, size_t li, const cache_access *a, uint32_t wa
     uint32_t part = a->partial32 & w32;
     uint32_t whole = sector_mask_regroup(valid_before, sb, 32, lb) & ~c->partial[li];
     c->partial[li] = (c->partial[li] & ~(w32 & ~part)) | (part & ~whole);
+    if (!c->words)
+        return;
+    c->words[li] |= a->words32;
+    for (uint32_t t = c->partial[li]; t; t &= t - 1) {
+        unsigned s = (unsigned)__builtin_ctz(t);
+        if ((c->words[li] >> (8 * s) & 0xFFu) == 0xFFu) {
+            c->partial[li] &= ~(1u << s);
+            c->words[li] &= ~(0xFFu << (8 * s));
+        }
+    }
 }
 
 /* Drop `sectors` of a line; a line left with nothing valid and no fill
@@ -263,7 +277,7 @@ static cache_result store(cache *c, cache_result r, const cache_access *a, uint6
     cache_missq_push(c, &(cache_req){.line = line, .sectors = want, .requester = a->requester,
                                      .pc = a->pc, .warp = a->warp, .op = MEM_STORE,
                                      .kind = CACHE_REQ_WRITE, .seg32 = a->seg32,
-                                     .partial32 = a->partial32});
+                                     .partial32 = a->partial32, .words32 = a->words32});
     c->st.accesses++;
     return r;
 }

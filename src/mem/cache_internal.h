@@ -17,6 +17,7 @@ struct cache {
     uint64_t *tag;           /* line address, CACHE_NO_TAG when invalid */
     uint32_t *valid, *dirty; /* sector masks */
     uint32_t *partial;       /* 32-B segments holding only some of their bytes (partial stores) */
+    uint32_t *words;         /* byte enables: 4-B words partial stores wrote; NULL when off */
     uint8_t *reserved;       /* allocate-on-miss: awaiting a fill, never a victim */
     /* per set, bit w for way w: reserved, and holding no line (tag
      * CACHE_NO_TAG): cache_choose_victim's masks without a pass over the

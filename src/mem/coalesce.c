@@ -166,16 +166,15 @@ uint32_t sector_mask_regroup(uint32_t mask, unsigned from_bytes, unsigned to_byt
     return out;
 }
 
-uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
-                            unsigned size, const coalesce_access *a)
+/* The bytes of a's line its lanes write: cover[s] bit b = byte 32 s + b;
+ * returns the 32-B segments touched. */
+static uint32_t cover_bytes(const coalesce_params *p, const uint64_t addr[COALESCE_LANES], unsigned size,
+                            const coalesce_access *a, uint32_t cover[32])
 {
-    if (p->line_bytes > 1024)
-        return 0;
     if (size == 0)
         size = 1;
     if (size > p->line_bytes)
         size = p->line_bytes;
-    uint32_t cover[32] = {0};   /* bytes written, one word per 32-B segment */
     uint32_t touched = 0;
     uint64_t end_line = a->line + p->line_bytes;
     for (uint32_t lanes = a->lanes; lanes; lanes &= lanes - 1) {
@@ -186,6 +185,16 @@ uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALES
             touched |= 1u << (off >> 5);
         }
     }
+    return touched;
+}
+
+uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
+                            unsigned size, const coalesce_access *a)
+{
+    if (p->line_bytes > 1024)
+        return 0;
+    uint32_t cover[32] = {0};   /* bytes written, one word per 32-B segment */
+    uint32_t touched = cover_bytes(p, addr, size, a, cover);
     uint32_t partial = 0;
     for (uint32_t t = touched; t; t &= t - 1) {
         unsigned s = (unsigned)__builtin_ctz(t);
@@ -193,4 +202,20 @@ uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALES
             partial |= 1u << s;
     }
     return partial;
+}
+
+uint32_t coalesce_words32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES], unsigned size,
+                          const coalesce_access *a)
+{
+    if (p->line_bytes > 128)
+        return 0;
+    uint32_t cover[32] = {0};
+    uint32_t words = 0;
+    for (uint32_t t = cover_bytes(p, addr, size, a, cover); t; t &= t - 1) {
+        unsigned s = (unsigned)__builtin_ctz(t);
+        for (unsigned w = 0; w < 8; w++)
+            if ((cover[s] >> (4 * w) & 0xFu) == 0xFu)
+                words |= 1u << (8 * s + w);
+    }
+    return words;
 }

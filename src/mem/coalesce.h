@@ -47,6 +47,12 @@ unsigned coalesce_warp(const coalesce_params *p, const uint64_t addr[COALESCE_LA
 uint32_t coalesce_partial32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES],
                             unsigned size, const coalesce_access *a);
 
+/* The 4-B words of a's line (bit w: bytes 4w..4w+3) that its lanes write
+ * whole: what an L2 keeping byte enables learns from a store (l2.byte_enables,
+ * docs/dram.md). Lines above 128 bytes are not tracked (0). */
+uint32_t coalesce_words32(const coalesce_params *p, const uint64_t addr[COALESCE_LANES], unsigned size,
+                          const coalesce_access *a);
+
 /* False with the reason in why when sizes are not powers of two, the sector
  * does not divide the line, or a line holds more than 32 sectors. */
 bool coalesce_params_check(const coalesce_params *p, char *why, unsigned long why_len);

@@ -152,6 +152,11 @@ void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles)
     s->partial_write_cycles = cycles ? cycles : 1;
 }
 
+void l2slice_set_byte_enables(l2slice *s, bool on)
+{
+    cache_set_byte_enables(s->c, on);
+}
+
 void l2slice_set_partial_fetch(l2slice *s, l2_partial_fetch mode)
 {
     s->partial_fetch = mode;
@@ -429,6 +434,7 @@ static void send_dram(l2slice *s, des_time t)
         m.op = MEM_STORE;
         m.bytes = (uint16_t)(32u * (unsigned)sg_popcount32(s32));
         m.partial = (uint8_t)(q->partial32 & s32);
+        m.words = q->words32;
     }
     if (down != s->dram_out) {
         m.flags |= MEM_PEER;
@@ -470,7 +476,8 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
     bool ack = store && !(m->flags & MEM_NO_REPLY);
     cache_access a = {.addr = m->addr, .sectors = cache_sector_mask(s->c, m->sectors, 32),
                       .warp = m->warp, .op = store ? MEM_STORE : MEM_LOAD,
-                      .seg32 = store ? m->sectors : 0, .partial32 = store ? m->partial : 0};
+                      .seg32 = store ? m->sectors : 0, .partial32 = store ? m->partial : 0,
+                      .words32 = store ? m->words : 0};
     /* A copy's miss waits on the other partition's home slice, whose own
      * copies may wait on this one: copies never take the last home_reserve
      * MSHR entries, so the other partition's misses (and this slice's own)

@@ -46,6 +46,9 @@ void l2slice_set_atomic_held_line_rate(l2slice *s, double lanes_per_cycle);
  * holds the slice's request port: the sector's old bytes read and merged
  * before the write (1, the default: as any request). */
 void l2slice_set_partial_write_cycles(l2slice *s, unsigned cycles);
+/* Byte enables: partial stores that write every 4-B word of a segment
+ * between them complete it (cache_set_byte_enables; l2.byte_enables). */
+void l2slice_set_byte_enables(l2slice *s, bool on);
 /* Which loads of a sector that stores wrote only in part fetch it from
  * below first (lazy fetch-on-read) instead of being served from its written
  * bytes: none (the default), all, or only the other partition's copy fills

@@ -257,8 +257,10 @@ static void take_request(ldst *u, uint64_t c, des_time t)
     ldst_inst *in = &u->inst[slot];
     u->free_head = in->next_free;
     u->nacc = coalesce_warp(&u->co, u->req.addr, u->req.active, u->req.size, u->acc);
-    for (unsigned i = 0; u->req.op == MEM_STORE && i < u->nacc; i++)
+    for (unsigned i = 0; u->req.op == MEM_STORE && i < u->nacc; i++) {
         u->partial32[i] = coalesce_partial32(&u->co, u->req.addr, u->req.size, &u->acc[i]);
+        u->words32[i] = u->partial32[i] ? coalesce_words32(&u->co, u->req.addr, u->req.size, &u->acc[i]) : 0;
+    }
     coalesce_count(&u->cst, &u->co, u->req.op, u->acc, u->nacc);
     unsigned sets = u->req.op == MEM_LOAD ? iwc_sets_touched(u->l1, u->acc, u->nacc) : 0;
     if (u->req.op == MEM_LOAD)
@@ -398,7 +400,8 @@ static cache_access access_of(const ldst *u, const coalesce_access *a)
                                                             cache_get_params(u->l1)->sets + 1, 255u) : 0,
                           .seg32 = sector_mask_regroup(a->sectors, u->co.sector_bytes, 32,
                                                        cache_get_params(u->l1)->line_bytes),
-                          .partial32 = u->req.op == MEM_STORE ? u->partial32[a - u->acc] : 0};
+                          .partial32 = u->req.op == MEM_STORE ? u->partial32[a - u->acc] : 0,
+                          .words32 = u->req.op == MEM_STORE ? u->words32[a - u->acc] : 0};
 }
 
 /* Address translation: the current load access of the instruction in the
@@ -546,7 +549,8 @@ mem_pkt ldst_pkt_of(ldst *u, const cache_req *q, des_time t)
     unsigned dst = load ? u->load_route(u->load_ctx, q->line) : u->route(u->route_ctx, q->line);
     mem_pkt m = {.addr = q->line, .born = t, .id = q->requester, .src = (uint16_t)u->sm,
                  .dst = (uint16_t)dst, .op = q->op,
-                 .sectors = (uint8_t)s32, .warp = q->warp, .partial = (uint8_t)(q->partial32 & s32)};
+                 .sectors = (uint8_t)s32, .warp = q->warp, .partial = (uint8_t)(q->partial32 & s32),
+                 .words = q->words32};
     if (q->kind == CACHE_REQ_BYPASS)
         m.flags = MEM_L2_ONLY;
     /* The DRAM row hint rides on the read that goes below: a fill or an

@@ -92,6 +92,7 @@ struct ldst {
     warp_mem_req req;
     coalesce_access acc[COALESCE_MAX_ACCESSES];
     uint32_t partial32[COALESCE_MAX_ACCESSES];   /* a store's partly written segments */
+    uint32_t words32[COALESCE_MAX_ACCESSES];     /* ... and the 4-B words it writes whole */
     unsigned nacc, next;
     /* A refused access waits, without retrying, until the L1 changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed): until

@@ -171,6 +171,43 @@ Test(chip_l2_partitions, partly_written_sectors_served) { run_partial("none", 32
 Test(chip_l2_partitions, partly_written_sectors_fetched_by_copies) { run_partial("copies", 93 + 22); }
 Test(chip_l2_partitions, partly_written_sectors_fetched_by_all_loads) { run_partial("all", 93 + 83); }
 
+/* l2.byte_enables: launch k writes all of D's first sector in eight 4-B
+ * stores (each partial) and 4 B of A; k2 loads them as above with
+ * partial_fetch = all. Without byte enables D's sector stays partial and
+ * both loads fetch (93 + 83, as partly_written_sectors_fetched_by_all_loads);
+ * with them D's sector is whole, a far hit (32), and only A fetches (83). */
+static const char EIGHT_STORES_KERNEL[] = ".kernel k\n.param mode\n.data a u32[65536] = zero\n"
+                                          "    param r3, mode\n    mov r1, 0\n"
+                                          "    setp.ne.u64 p0, r3, 0\n    @p0 bra loads\n"
+                                          "    mov r2, 256\n    mov r4, 0\n"
+                                          "more:\n    st.global.u32 [r2+@a], r1\n    add r2, r2, 4\n"
+                                          "    add r4, r4, 1\n    setp.lt.u64 p1, r4, 8\n    @p1 bra more\n"
+                                          "    st.global.u32 [r1+@a], r1\n    exit\n"
+                                          "loads:\n    add r2, r1, 256\n    ld.global.u32 r1, [r2+@a]\n"
+                                          "    add r2, r1, 0\n    ld.global.u32 r1, [r2+@a]\n    exit\n";
+
+static void run_eight_stores(const char *byte_enables, unsigned sum)
+{
+    char set[64];
+    snprintf(set, sizeof set, "l2.byte_enables=%s", byte_enables);
+    char *model = edit("[l2]\n", PARTS);
+    chip_run cr;
+    chip_run_text(&cr, model, EIGHT_STORES_KERNEL,
+                  "grid = 1\nblock = 1\nsms = 0\nargs = 0\n\n[launch.k2]\nkernel = k.sasm\ngrid = 1\n"
+                  "block = 1\nsms = 0\nargs = 1\nafter = k\n",
+                  (char *[]){"dram.timing=simple", "l2.partial_fetch=all", set, NULL});
+    g_free(model);
+    cr_assert(cr.ok, "%s", cr.error);
+    cr_expect_eq(chip_counter(&cr, "l2s1", "store_requests"), 8);
+    double mean = chip_derived(&cr, "sm0.ldst", "mean_load_latency");
+    cr_expect_float_eq(mean * 2, (double)sum, 1e-9, "byte_enables %s: mean load latency %g, expected %u/2",
+                       byte_enables, mean, sum);
+    chip_run_free(&cr);
+}
+
+Test(chip_l2_partitions, eight_partial_stores_stay_partial) { run_eight_stores("false", 93 + 83); }
+Test(chip_l2_partitions, eight_partial_stores_complete_the_sector) { run_eight_stores("true", 32 + 83); }
+
 /* Building the chip of model text `model` fails with an error naming
  * `key` and the model file. */
 static void expect_build_error(const char *model, const char *key)

@@ -304,3 +304,37 @@ Test(coalesce, partial_segments_of_a_store)
     cr_assert_eq(coalesce_warp(&big, addr, 0x1u, 4, a), 1);
     cr_expect_eq(coalesce_partial32(&big, addr, 4, &a[0]), 0);
 }
+
+Test(coalesce, whole_words_of_a_store)
+{
+    /* The 4-B words of the line a store writes whole (bit w: bytes 4w..4w+3),
+     * worked by hand from the byte ranges. */
+    coalesce_access a[COALESCE_MAX_ACCESSES];
+    uint64_t addr[32];
+    /* The transpose's strided write: lane l stores 4 B at 0x100000 + 32 KiB l
+     * + 12, word 3 of its own line. */
+    for (unsigned l = 0; l < 32; l++)
+        addr[l] = 0x100000 + 32768ull * l + 12;
+    cr_assert_eq(coalesce_warp(&P, addr, 0xFFFFFFFFu, 4, a), 32);
+    cr_expect_eq(coalesce_words32(&P, addr, 4, &a[5]), 0x8);
+    /* rw, q = 1: lanes 0 and 4 store 16 B at bytes 0..15 and 64..79 of line
+     * 0x2000: words 0..3 and 16..19. */
+    for (unsigned l = 0; l < 32; l++)
+        addr[l] = 0x2000 + 16 * l;
+    cr_assert_eq(coalesce_warp(&P, addr, 0x11111111u, 16, a), 4);
+    cr_expect_eq(coalesce_words32(&P, addr, 16, &a[0]), 0x000F000Fu);
+    /* A 2-B store at byte 6: half of word 1, no word whole. */
+    addr[0] = 0x3006;
+    cr_assert_eq(coalesce_warp(&P, addr, 0x1u, 2, a), 1);
+    cr_expect_eq(coalesce_words32(&P, addr, 2, &a[0]), 0);
+    /* 8-B stores at bytes 124..131 cross into the next line: word 31 of
+     * line 0x3000 only. */
+    addr[0] = 0x3000 + 124;
+    cr_assert_eq(coalesce_warp(&P, addr, 0x1u, 8, a), 2);
+    cr_expect_eq(coalesce_words32(&P, addr, 8, &a[0]), 0x80000000u);
+    /* Lines above 128 bytes are not tracked. */
+    coalesce_params big = {.line_bytes = 256, .sector_bytes = 32, .divergent_after = 2};
+    addr[0] = 0x4000;
+    cr_assert_eq(coalesce_warp(&big, addr, 0x1u, 4, a), 1);
+    cr_expect_eq(coalesce_words32(&big, addr, 4, &a[0]), 0);
+}
