@@ -408,6 +408,18 @@ static void put(des_port *p, unsigned slot, const void *msg, des_time t)
         des_wake_at(p->receiver, when);
 }
 
+/* A ring of `n` elements of `size` bytes from `head` in `cap` slots,
+ * moved to the front of a new array of `newcap` slots. */
+static void ring_grow(void **ring, size_t size, unsigned head, unsigned n, unsigned cap, unsigned newcap)
+{
+    char *to = g_malloc(size * newcap);
+    const char *from = *ring;
+    for (unsigned i = 0; i < n; i++)
+        memcpy(to + (size_t)i * size, from + (size_t)((head + i) % cap) * size, size);
+    g_free(*ring);
+    *ring = to;
+}
+
 /* Send held messages while there are free slots, each at the first edge
  * of the sender's clock at or after its earliest time, the slot's
  * reusable time and one period after the previous send: the cycle at
@@ -429,11 +441,7 @@ static void release_held(des_port *p)
         p->hold_n--;
         if (p->rel_n == p->rel_cap) {
             unsigned n = p->rel_cap ? 2 * p->rel_cap : 8;
-            des_time *r = g_new(des_time, n);
-            for (unsigned i = 0; i < p->rel_n; i++)
-                r[i] = p->rel[(p->rel_head + i) % p->rel_cap];
-            g_free(p->rel);
-            p->rel = r;
+            ring_grow((void **)&p->rel, sizeof *p->rel, p->rel_head, p->rel_n, p->rel_cap, n);
             p->rel_head = 0;
             p->rel_cap = n;
         }
@@ -452,17 +460,8 @@ void des_port_hold(des_port *p, const void *msg, des_time from)
         g_error("des: port %s: held send from tick %" G_GUINT64_FORMAT " in the past", p->name, from);
     if (p->hold_n == p->hold_cap) {
         unsigned n = p->hold_cap ? 2 * p->hold_cap : p->cap;
-        char *b = g_malloc(p->msg_size * n);
-        des_time *f = g_new(des_time, n);
-        for (unsigned i = 0; i < p->hold_n; i++) {
-            unsigned k = (p->hold_head + i) % p->hold_cap;
-            memcpy(b + (size_t)i * p->msg_size, p->hold_buf + (size_t)k * p->msg_size, p->msg_size);
-            f[i] = p->hold_from[k];
-        }
-        g_free(p->hold_buf);
-        g_free(p->hold_from);
-        p->hold_buf = b;
-        p->hold_from = f;
+        ring_grow((void **)&p->hold_buf, p->msg_size, p->hold_head, p->hold_n, p->hold_cap, n);
+        ring_grow((void **)&p->hold_from, sizeof *p->hold_from, p->hold_head, p->hold_n, p->hold_cap, n);
         p->hold_head = 0;
         p->hold_cap = n;
     }
