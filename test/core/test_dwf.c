@@ -221,18 +221,15 @@ typedef struct parity_out {
     uint64_t conflicts;
 } parity_out;
 
-/* One simulation per process: harness_fork runs this in a child. */
-static void parity_child(void *ctx, void *out)
+/* Runs a PATHS_KERNEL(mask) on 64 threads under `sets`, checks every
+ * thread's result and counts the bodies' issues (pcs 4-7 and 9-12). */
+static void run_paths(const char *const *sets, const char *kernel, unsigned mask, parity_out *o)
 {
-    const char *const *opt = ctx;
-    parity_out *o = out;
-    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
-                          "core.max_threads=64", "core.dwf_policy=time", opt[0], opt[1], opt[2], NULL};
     harness *h = harness_new(sets);
-    harness_launch(h, k_parity, 1, 64, NULL, 0, 0, -1);
+    harness_launch(h, kernel, 1, 64, NULL, 0, 0, -1);
     cr_assert(harness_run(h, 100000));
     for (unsigned i = 0; i < 64; i++)
-        cr_expect_eq(harness_read_u32(h, 0, "out", i), i % 2 ? i + 4 : i + 8, "out[%u]", i);
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i & mask ? i + 4 : i + 8, "out[%u]", i);
     memset(o, 0, sizeof *o);
     for (unsigned i = 0; i < h->nlog; i++) {
         uint32_t pc = h->log[i].pc;
@@ -245,6 +242,16 @@ static void parity_child(void *ctx, void *out)
     }
     o->conflicts = harness_counter(h, "sm0", "dwf_lane_conflicts");
     harness_free(h);
+}
+
+/* One simulation per process: harness_fork runs this in a child. */
+static void parity_child(void *ctx, void *out)
+{
+    const char *const *opt = ctx;
+    parity_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_policy=time", opt[0], opt[1], opt[2], NULL};
+    run_paths(sets, k_parity, 1, o);
 }
 
 static void run_parity3(const char *rf, const char *swizzle, const char *more, parity_out *o)
@@ -308,23 +315,7 @@ static void bit1_child(void *ctx, void *out)
     parity_out *o = out;
     const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=2", "core.max_warps=16",
                           "core.max_threads=64", "core.dwf_policy=time", "core.dwf_rf=las", opt[0], opt[1], NULL};
-    harness *h = harness_new(sets);
-    harness_launch(h, k_bit1, 1, 64, NULL, 0, 0, -1);
-    cr_assert(harness_run(h, 100000));
-    for (unsigned i = 0; i < 64; i++)
-        cr_expect_eq(harness_read_u32(h, 0, "out", i), i & 2 ? i + 4 : i + 8, "out[%u]", i);
-    memset(o, 0, sizeof *o);
-    for (unsigned i = 0; i < h->nlog; i++) {
-        uint32_t pc = h->log[i].pc;
-        if (pc < 4 || pc > 12 || pc == 8)
-            continue;
-        unsigned n = (unsigned)__builtin_popcount(h->log[i].active);
-        o->body_issues++;
-        o->most = n > o->most ? n : o->most;
-        o->warps_of_4 += n == 4;
-    }
-    o->conflicts = harness_counter(h, "sm0", "dwf_lane_conflicts");
-    harness_free(h);
+    run_paths(sets, k_bit1, 2, o);
 }
 
 static parity_out run_bit1(const char *home, const char *map)
