@@ -229,7 +229,9 @@ static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
     /* FR-FCFS+Cap's count: a younger request passes the bank's oldest, or
-     * the oldest starts and the count begins again for the next one. */
+     * the oldest starts and the count begins again for the next one. A
+     * request binds once, at its first command (issue), so `bypasses` gets
+     * one value per request that starts as its bank's oldest. */
     if (i == b->head) {
         mc_hist(mc, &mc->st.bypasses, b->bypassed);
         if (mc->p.frfcfs_cap && b->bypassed >= mc->p.frfcfs_cap)
