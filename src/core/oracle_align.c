@@ -113,17 +113,19 @@ static bool merge_pdom(const uint32_t *const *trace, const uint32_t *end, uint32
     while (!pdom_empty(stk)) {
         oracle_col x = {pdom_top(stk)->pc, pdom_top(stk)->mask};
         g_array_append_val(out, x);
-        uint32_t next[32] = {0}, gone = 0;
+        /* A recorded trace follows the program: a lane not gone goes on at
+         * pc + 1 or, having taken the branch, at its target. */
+        uint32_t taken = 0, gone = 0;
         for (uint32_t m = x.mask; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m);
             if (++pos[l] >= end[l])
                 gone |= UINT32_C(1) << l;
-            else
-                next[l] = trace[l][pos[l]];
+            else if (trace[l][pos[l]] != x.pc + 1)
+                taken |= UINT32_C(1) << l;
         }
         const isa_inst *in = isa_program_inst(prog, x.pc);
         if (in->op == ISA_OP_BRA || gone)
-            pdom_update(stk, next, x.pc + 1, in->reconv, gone);
+            pdom_update_two(stk, taken, isa_next_pc(in, x.pc, true), x.pc + 1, x.pc + 1, in->reconv, gone);
         else
             pdom_advance(stk, x.pc + 1);
     }

@@ -118,3 +118,14 @@ void pdom_update_two(pdom_stack *s, uint32_t sel, uint32_t pc_sel, uint32_t pc_o
     }
     diverge(s, top, pcs, masks, n, fallthrough, ipdom);
 }
+
+void pdom_issue(pdom_stack *s, uint32_t pc, const isa_exec_out *o, uint32_t exited)
+{
+    const isa_inst *in = o->inst;
+    if (in->op != ISA_OP_BRA && in->op != ISA_OP_EXIT) {
+        pdom_advance(s, pc + 1);
+        return;
+    }
+    pdom_update_two(s, o->taken | o->exited, isa_next_pc(in, pc, true), isa_next_pc(in, pc, false), pc + 1,
+                    in->reconv, exited);
+}

@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "simtgrid/isa.h"
+
 #define PDOM_NO_RPC UINT32_MAX   /* the bottom entry never reconverges by pc */
 #define PDOM_MAX_DEPTH 66        /* 2N + 2 for N = 32 lanes (the DWF bound is 2N) */
 
@@ -48,6 +50,12 @@ void pdom_update(pdom_stack *s, const uint32_t *next_pc, uint32_t fallthrough, u
  * without the per-lane search (issue 20). */
 void pdom_update_two(pdom_stack *s, uint32_t sel, uint32_t pc_sel, uint32_t pc_other,
                      uint32_t fallthrough, uint32_t ipdom, uint32_t exited);
+
+/* The TOS issued the instruction o->inst at pc: a branch or an exit updates
+ * the stack as pdom_update would with isa_lane_next_pc's next pcs (through
+ * pdom_update_two: taken or exited lanes go to one pc, the others to pc + 1),
+ * anything else advances it. `exited`: the lanes that left (o->exited). */
+void pdom_issue(pdom_stack *s, uint32_t pc, const isa_exec_out *o, uint32_t exited);
 
 /* Uniform update: every active lane goes to `pc` (no divergence possible). */
 void pdom_advance(pdom_stack *s, uint32_t pc);

@@ -88,18 +88,8 @@ static inline bool eligible(const sm *s, unsigned e, const isa_inst *br)
  * exit updates it as PDOM does, anything else advances the pc. */
 static inline void step_stack(dws_ent *d, const sm_entity *w, uint32_t pc, const isa_exec_out *o)
 {
-    const isa_inst *in = o->inst;
-    if (in->op != ISA_OP_BRA && in->op != ISA_OP_EXIT) {
-        pdom_advance(&d->stk, pc + 1);
-        return;
-    }
-    uint32_t next[ISA_MAX_LANES];
-    for (uint32_t m = w->active; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        next[l] = isa_lane_next_pc(o, pc, l);
-    }
     unsigned d0 = d->stk.depth;
-    pdom_update(&d->stk, next, pc + 1, in->reconv, o->exited & w->active);
+    pdom_issue(&d->stk, pc, o, o->exited & w->active);
     for (unsigned i = d0; i < d->stk.depth; i++)   /* pushed: plain entries */
         d->kind[i] = K_PLAIN, d->bar[i] = 0;
 }

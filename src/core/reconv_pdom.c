@@ -37,15 +37,7 @@ static void pdom_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out 
     pdom_state *st = s->rc_state;
     sm_entity *w = &s->ent[e];
     pdom_stack *stk = &st->stack[w->hw];
-    const isa_inst *in = o->inst;
-    if (in->op == ISA_OP_BRA || in->op == ISA_OP_EXIT) {
-        /* isa_lane_next_pc: a lane taken or exited goes to one pc, any other
-         * to the next instruction */
-        pdom_update_two(stk, o->taken | o->exited, isa_next_pc(in, pc, true), isa_next_pc(in, pc, false),
-                        pc + 1, in->reconv, o->exited);
-    } else {
-        pdom_advance(stk, pc + 1);
-    }
+    pdom_issue(stk, pc, o, o->exited);
     if (pdom_empty(stk)) {
         sm_entity_free(s, e);
         return;

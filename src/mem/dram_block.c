@@ -2,6 +2,7 @@
 #include <glib.h>
 
 #include "mem/dram_block.h"
+#include "mem/runahead.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/bits.h"
 
@@ -193,10 +194,7 @@ static des_time credit_bound(void *ctx, des_time t)
     for (unsigned i = 0; i < d->nports; i++) {
         if (des_port_count(d->out[i]) + k < des_port_capacity(d->out[i]))
             continue;
-        /* A bound stays valid as time passes: recomputed once reached. */
-        if (t >= d->credit_at[i])
-            d->credit_at[i] = MAX(d->credit_at[i], des_port_credit_bound(d->out[i], t));
-        b = MIN(b, d->credit_at[i]);
+        b = MIN(b, runahead_credit(&d->credit_at[i], d->out[i], t));
     }
     return b;
 }
@@ -206,26 +204,12 @@ static void dram_main(des_actor *self, void *data)
     dram_block *d = data;
     des_time period = d->clk->period;
     des_time now = des_now(d->engine);
-    uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
-    bool ran = false;
-    /* The deep input and stop bounds, computed when needed: a bound stays
-     * valid as time passes (nothing sent since reaches it sooner), so it is
-     * kept across wake-ups and recomputed only once a cycle reaches it. */
-    des_time far = 0, stop = 0;
+    runahead ra = RUNAHEAD_INIT;
     for (;;) {
-        uint64_t c = des_edge_at_or_after(d->clk, now) / period;
+        uint64_t c;
+        if (!runahead_due(self, d->clk, &ra, &now, &c))
+            continue;
         des_time t = c * period;
-        if (ran && c <= last) {   /* asked for during a run-ahead, for a cycle already run */
-            if (own != UINT64_MAX)
-                des_wake_at(self, own * period);
-            now = des_block(self);
-            continue;
-        }
-        if (t > now) {   /* a delivery between edges: act on the next edge */
-            des_wake_at(self, t);
-            now = des_block(self);
-            continue;
-        }
         /* It runs ahead as the L2 slice does (l2slice.c): over the cycles
          * it would have been woken for (its next timing event, its ports'
          * deliveries and credits), up to the deep input and stop bounds
@@ -257,24 +241,20 @@ static void dram_main(des_actor *self, void *data)
         /* A full queue leaves requests in the ports; next_event covers the
          * cycle a slot frees. */
         uint64_t next = memctrl_next_event(d->mc);
-        own = next != MEMCTRL_NEVER ? (next > c ? next : c + 1) : UINT64_MAX;
-        last = c;
-        ran = true;
+        runahead_ran(&ra, c, next != MEMCTRL_NEVER ? (next > c ? next : c + 1) : UINT64_MAX);
         if (ahead) {
-            uint64_t nx = own;
+            uint64_t nx = ra.own;
             des_time due = des_ports_due(self, t);
             if (due != DES_NEVER)
                 nx = MIN(nx, des_edge_at_or_after(d->clk, due) / period);
             uint64_t nc = des_ahead_within(self, d->clk, t, nx, d->hold ? DRAM_SPAN : 2,
-                                           d->hold ? NULL : &stop, &far, credit_bound, d);
+                                           d->hold ? NULL : &ra.stop, &ra.far, credit_bound, d);
             if (nc != UINT64_MAX) {
                 c = nc;
                 t = c * period;
                 goto cycle;
             }
         }
-        if (own != UINT64_MAX)
-            des_wake_at(self, own * period);
-        now = des_block(self);
+        now = runahead_sleep(self, d->clk, &ra);
     }
 }

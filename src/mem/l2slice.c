@@ -5,6 +5,7 @@
 #include "mem/atomic_lines.h"
 #include "mem/coalesce.h"
 #include "mem/l2slice.h"
+#include "mem/runahead.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/trace.h"
 #include "simtgrid/bits.h"
@@ -555,10 +556,7 @@ static des_time credit_bound(void *ctx, des_time t)
     for (int i = 0; i < 4; i++) {
         if (!out[i] || des_port_count(out[i]) + (i < 2 ? k : 1) < des_port_capacity(out[i]))
             continue;
-        /* A bound stays valid as time passes: recomputed once reached. */
-        if (t >= s->credit_at[i])
-            s->credit_at[i] = MAX(s->credit_at[i], des_port_credit_bound(out[i], t));
-        b = MIN(b, s->credit_at[i]);
+        b = MIN(b, runahead_credit(&s->credit_at[i], out[i], t));
     }
     return b;
 }
@@ -568,26 +566,12 @@ static void l2_main(des_actor *self, void *data)
     l2slice *s = data;
     des_time period = s->clk->period;
     des_time now = des_now(s->engine);
-    uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
-    bool ran = false;
-    /* The deep input and stop bounds, computed when needed: a bound stays
-     * valid as time passes (nothing sent since reaches it sooner), so it is
-     * kept across wake-ups and recomputed only once a cycle reaches it. */
-    des_time far = 0, stop = 0;
+    runahead ra = RUNAHEAD_INIT;
     for (;;) {
-        uint64_t c = des_edge_at_or_after(s->clk, now) / period;
+        uint64_t c;
+        if (!runahead_due(self, s->clk, &ra, &now, &c))
+            continue;
         des_time t = c * period;
-        if (ran && c <= last) {   /* asked for during a run-ahead, for a cycle already run */
-            if (own != UINT64_MAX)
-                des_wake_at(self, own * period);
-            now = des_block(self);
-            continue;
-        }
-        if (t > now) {
-            des_wake_at(self, t);
-            now = des_block(self);
-            continue;
-        }
         /* It runs ahead, as the LD/ST unit does, over the cycles it would
          * have been woken for (its own next cycle, des_ports_due), up to
          * the bound its neighbours' state gives: the deep input and stop
@@ -618,7 +602,7 @@ static void l2_main(des_actor *self, void *data)
         if (s->peer_in)
             again = again || des_port_next(s->peer_in) <= t ||
                     (des_port_next(s->peer_req_in) <= t && !s->peer_blocked);
-        own = UINT64_MAX;
+        uint64_t own = UINT64_MAX;
         if (again)
             own = c + 1;
         else if (s->timed->len)
@@ -629,18 +613,15 @@ static void l2_main(des_actor *self, void *data)
         des_port_mute(s->req_in, s->blocked);
         if (s->peer_req_in)
             des_port_mute(s->peer_req_in, s->peer_blocked);
-        last = c;
-        ran = true;
+        runahead_ran(&ra, c, own);
         if (ahead) {
-            uint64_t nc = des_ahead_next(self, s->clk, t, own, &stop, &far, credit_bound, s);
+            uint64_t nc = des_ahead_next(self, s->clk, t, own, &ra.stop, &ra.far, credit_bound, s);
             if (nc != UINT64_MAX) {
                 c = nc;
                 t = c * period;
                 goto cycle;
             }
         }
-        if (own != UINT64_MAX)
-            des_wake_at(self, own * period);
-        now = des_block(self);
+        now = runahead_sleep(self, s->clk, &ra);
     }
 }

@@ -1,5 +1,6 @@
 /* LD/ST unit + coalescer + L1D of one SM, on ports (see ldst.h). */
 #include "mem/ldst_internal.h"
+#include "mem/runahead.h"
 
 /* The ready cycle of a hit of warp `w` whose data the L1 has at `ready`:
  * no earlier than hit_interval cycles after the warp's previous hit. */
@@ -637,23 +638,13 @@ void ldst_main(des_actor *self, void *data)
     ldst *u = data;
     des_time period = u->clk->period;
     des_time now = des_now(u->engine);
-    uint64_t last = 0, own = UINT64_MAX;   /* the last cycle run, the next one it asked for */
-    bool ran = false;
+    runahead ra = RUNAHEAD_INIT;
     ldst_hold_start(u);
     for (;;) {
-        uint64_t c = des_edge_at_or_after(u->clk, now) / period;
+        uint64_t c;
+        if (!runahead_due(self, u->clk, &ra, &now, &c))
+            continue;
         des_time t = c * period;
-        if (ran && c <= last) {   /* asked for during a run-ahead, for a cycle already run */
-            if (own != UINT64_MAX)
-                des_wake_at(self, own * period);
-            now = des_block(self);
-            continue;
-        }
-        if (t > now) {
-            des_wake_at(self, t);
-            now = des_block(self);
-            continue;
-        }
         /* It runs ahead, up to the bound its neighbours' state gives, the
          * cycles it would have been woken for (its own next cycle, its
          * ports' deliveries and credits: des_ports_due), when only its
@@ -718,7 +709,7 @@ void ldst_main(des_actor *self, void *data)
                      (u->tw_n && u->tw[u->tw_head].ready <= c && !(u->tw_blocked && u->epoch == u->tw_epoch)) ||
                      (!u->hold && cache_missq_head(u->l1) && des_port_room_next(u->down, t, period)) ||
                      (!u->busy && u->free_head >= 0 && des_port_next(u->req_in) <= t);
-        own = UINT64_MAX;
+        uint64_t own = UINT64_MAX;
         if (again)
             own = c + 1;
         else if (u->hcount || (u->tw_n && !u->tw_blocked)) {
@@ -728,8 +719,7 @@ void ldst_main(des_actor *self, void *data)
         }
         if (u->hold)
             ldst_hold_wake(u, c);
-        last = c;
-        ran = true;
+        runahead_ran(&ra, c, own);
         if (ahead) {
             uint64_t n = own;
             des_time d = des_ports_due(self, t);
@@ -743,8 +733,6 @@ void ldst_main(des_actor *self, void *data)
                 goto cycle;
             }
         }
-        if (own != UINT64_MAX)
-            des_wake_at(self, own * period);
-        now = des_block(self);
+        now = runahead_sleep(self, u->clk, &ra);
     }
 }

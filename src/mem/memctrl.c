@@ -127,12 +127,13 @@ static void flush_dirty(memctrl *mc)
     mc->ndirty = 0;
 }
 
-/* The channel's floor for each kind of command, none before cur. */
-static void pick_floors(memctrl *mc, uint64_t floors[DRAM_CMD_COUNT])
+/* The channel's floor for each kind of command, none before cur, from
+ * the channel terms pick_next kept in pick_floors (they change only when
+ * a command issues or a refresh runs, and either makes the pick stale). */
+static void pick_floors(const memctrl *mc, uint64_t floors[DRAM_CMD_COUNT])
 {
-    mc->ops->channel_floors(mc, floors);
     for (unsigned k = 0; k < DRAM_CMD_COUNT; k++)
-        floors[k] = mc_max(floors[k], mc->cur);
+        floors[k] = mc_max(mc->pick_floors[k], mc->cur);
 }
 
 /* The hot loop of the controller: one pass over the active banks' slots
@@ -143,6 +144,7 @@ static mc_pick pick_next(memctrl *mc)
 {
     uint64_t floors[DRAM_CMD_COUNT];
     flush_dirty(mc);
+    mc->ops->channel_floors(mc, mc->pick_floors);
     pick_floors(mc, floors);
     const uint64_t *at = mc->slot_at, *key = mc->slot_key, *extra = mc->extra;
     const uint8_t *cmd = mc->slot_cmd, *xi = mc->slot_xi;
@@ -165,10 +167,11 @@ static mc_pick pick_next(memctrl *mc)
 
 /* The pick after request i joined its bank's queue, from the fresh pick
  * before it: only that bank's candidate can have changed (the others' and
- * the floors' have not, and the fresh pick's t is >= cur, so raising the
- * floors to cur moves none), so unless the old winner came from that bank
- * the new pick is the earlier of the two, as the full pass would find (the
- * order is total). A channel-wide offer (fcfs) may change too: full pass. */
+ * the channel's floors have not: pick_floors reuses the fresh pick's, and
+ * its t is >= cur, so raising them to cur moves none), so unless the old
+ * winner came from that bank the new pick is the earlier of the two, as
+ * the full pass would find (the order is total). A channel-wide offer
+ * (fcfs) may change too: full pass. */
 static mc_pick pick_after_enqueue(memctrl *mc, uint32_t i)
 {
     uint32_t k = mc->reqs[i].bank;
@@ -226,7 +229,9 @@ static void bind(memctrl *mc, mc_bank *b, uint32_t i, uint64_t t)
 {
     mc_req *r = &mc->reqs[i];
     /* FR-FCFS+Cap's count: a younger request passes the bank's oldest, or
-     * the oldest starts and the count begins again for the next one. */
+     * the oldest starts and the count begins again for the next one. A
+     * request binds once, at its first command (issue), so `bypasses` gets
+     * one value per request that starts as its bank's oldest. */
     if (i == b->head) {
         mc_hist(mc, &mc->st.bypasses, b->bypassed);
         if (mc->p.frfcfs_cap && b->bypassed >= mc->p.frfcfs_cap)

@@ -133,6 +133,7 @@ struct memctrl {
     uint64_t next_action;               /* cached earliest command, MEMCTRL_NEVER if none */
     mc_pick pick;                       /* that command, while pick_fresh */
     bool pick_fresh;
+    uint64_t pick_floors[DRAM_CMD_COUNT];   /* the channel floors that pick_next found (channel_floors) */
     unsigned min_latency;               /* least cycles from a command to data done */
     uint64_t seq;
 

@@ -40,6 +40,14 @@ Test(memctrl_cap, no_cap_row_hits_pass_every_time)
     cr_assert_eq(order[N - 1], 1);
     cr_assert_eq(st.row_hits, 8);
     cr_assert_eq(st.cap_served, 0);
+    /* bypasses: one value per request that starts as its bank's oldest, not
+     * per command (A needs ACT and two RDs): A 0, then B after all eight
+     * hits passed it; h1..h8 start while B is the oldest. Buckets [0], [1],
+     * [2-3], [4-7], [8-15]. */
+    cr_assert_eq(st.bypasses.samples, 2);
+    cr_assert_eq(st.bypasses.count[0], 1);
+    cr_assert_eq(st.bypasses.count[4], 1);
+    cr_assert_eq(st.bypasses.sum, 8.0);
 }
 
 Test(memctrl_cap, cap_two_serves_the_oldest_after_two_hits)
@@ -68,6 +76,12 @@ Test(memctrl_cap, cap_two_serves_the_oldest_after_two_hits)
     cr_assert_eq(st.row_hits, 7);
     cr_assert_eq(st.row_conflicts, 2);
     cr_assert_eq(st.cap_served, 1);
+    /* bypasses: A 0, B 2 (h1, h2 passed it: the cap), then h3..h8 each
+     * start as the oldest, passed by none: 8 values, seven 0 and one 2. */
+    cr_assert_eq(st.bypasses.samples, 8);
+    cr_assert_eq(st.bypasses.count[0], 7);
+    cr_assert_eq(st.bypasses.count[2], 1);
+    cr_assert_eq(st.bypasses.sum, 2.0);
 }
 
 /* A cap above the hits waiting changes nothing. */
