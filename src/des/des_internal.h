@@ -4,7 +4,6 @@
 
 #include <glib.h>
 #include <simgrid/actor.h>
-#include <simgrid/semaphore.h>
 
 #include "simtgrid/des.h"
 
@@ -14,7 +13,7 @@ struct des_actor {
     unsigned id;            /* creation order; breaks ties at equal wake times */
     des_actor_fn fn;
     void *data;
-    sg_sem_t sem;           /* the engine releases it to run the actor */
+    sg_actor_t sg;          /* its SimGrid actor: suspended between turns */
     des_time wake_at;       /* pending wake request, DES_NEVER if none */
     des_time lookahead;     /* min input latency / output credit delay */
     const des_clock *edges; /* des_actor_wake_on_edges, or NULL */
@@ -72,9 +71,10 @@ struct des_engine {
     GPtrArray *ports;
     GPtrArray *enders;       /* des_actor* that may call des_stop (des_actor_may_end_run) */
     des_time stop_deep_at, stop_deep;   /* des_stop_bound_deep's answer, and at which now + 1 (0: none) */
-    des_actor **batch;       /* the blocks due at `now`, in id order */
-    unsigned batch_len, batch_pos, batch_cap;
-    sg_sem_t quiet;          /* released when the run is over */
+    sg_actor_t *batch;       /* the blocks due at `now`, in id order */
+    unsigned batch_len, batch_cap;
+    unsigned batch_pos;      /* how many of them have ended their turn */
+    unsigned parked;         /* blocks suspended for their first turn */
     bool stopped;
     bool started;
     bool lazy_clock;         /* SimGrid's clock catches up only at the end */
