@@ -34,17 +34,24 @@ struct des_actor {
 static inline void des_bit_set(uint64_t *s, unsigned k) { s[k / 64] |= 1ull << (k % 64); }
 static inline void des_bit_clear(uint64_t *s, unsigned k) { s[k / 64] &= ~(1ull << (k % 64)); }
 
-/* Indexed binary min-heap of actors keyed by (wake_at, id); the entries are
- * the keys, positions and actors are kept by actor id (wakeheap.c). */
-typedef struct wake_ent {
+/* The wake-up queue, in (wake_at, id) order: the actors due at one time
+ * are a bucket, a bit set by actor id, and the buckets are kept sorted by
+ * time (wakeheap.c). */
+typedef struct wake_bucket {
     des_time at;
-    unsigned id;
-} wake_ent;
+    unsigned n;             /* actors in it */
+    unsigned lo;            /* no member below word lo of bits */
+    uint64_t *bits;         /* by actor id, npos bits */
+} wake_bucket;
 typedef struct wakeheap {
-    wake_ent *e;
-    int *pos;               /* by actor id: index in e, -1 when not queued */
+    wake_bucket *b;         /* the buckets, used and free */
+    unsigned nb, *free_b, nfree;
+    unsigned last;          /* the bucket added to last */
+    unsigned *order;        /* bucket indices by time: order[head..end) */
+    unsigned head, end, cap;
+    int *in;                /* by actor id: its bucket, -1 when not queued */
     des_actor **by_id;      /* by actor id: the actor (once it has asked to wake) */
-    unsigned n, cap, npos;
+    unsigned npos, words;   /* ids that fit, words of a bucket's bit set */
 } wakeheap;
 
 void wakeheap_init(wakeheap *h);
