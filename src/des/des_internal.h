@@ -37,6 +37,7 @@ static inline void des_bit_clear(uint64_t *s, unsigned k) { s[k / 64] &= ~(1ull 
 /* The wake-up queue, in (wake_at, id) order: the actors due at one time
  * are a bucket, a bit set by actor id, and the buckets are kept sorted by
  * time (wakeheap.c). */
+enum { WAKE_HINTS = 8 };
 typedef struct wake_bucket {
     des_time at;
     unsigned n;             /* actors in it */
@@ -46,7 +47,7 @@ typedef struct wake_bucket {
 typedef struct wakeheap {
     wake_bucket *b;         /* the buckets, used and free */
     unsigned nb, *free_b, nfree;
-    unsigned last;          /* the bucket added to last */
+    unsigned hint[WAKE_HINTS];   /* the buckets added to last, by time */
     unsigned *order;        /* bucket indices by time: order[head..end) */
     unsigned head, end, cap;
     int *in;                /* by actor id: its bucket, -1 when not queued */

@@ -71,8 +71,12 @@ static unsigned find(const wakeheap *h, des_time t)
 /* The bucket for time t, made (empty) when none is pending. */
 static unsigned bucket_at(wakeheap *h, des_time t)
 {
-    if (h->last < h->nb && h->b[h->last].n && h->b[h->last].at == t)
-        return h->last;   /* the SMs ask for the same edge one after another */
+    /* The buckets used last, by time: requests go to a few clocks' next
+     * edges in turn (the SMs', the L2's, the DRAM's), so a binary search
+     * is rarely needed. A freed bucket has no actor (n = 0). */
+    unsigned *hint = &h->hint[(t ^ t >> 9) % WAKE_HINTS];
+    if (*hint < h->nb && h->b[*hint].n && h->b[*hint].at == t)
+        return *hint;
     unsigned k = h->end;
     if (k == h->head || h->b[h->order[k - 1]].at < t) {
         /* the latest time so far: appended (the common case) */
@@ -114,7 +118,7 @@ static void add(wakeheap *h, unsigned id, des_time t)
 {
     unsigned bi = bucket_at(h, t);
     wake_bucket *b = &h->b[bi];
-    h->last = bi;
+    h->hint[(t ^ t >> 9) % WAKE_HINTS] = bi;
     b->bits[id / 64] |= 1ull << (id % 64);
     b->n++;
     if (id / 64 < b->lo)
@@ -147,12 +151,12 @@ void wakeheap_request(wakeheap *h, des_actor *a, des_time t)
 {
     if (a->id >= h->npos)
         grow_ids(h, a->id);
-    h->by_id[a->id] = a;
     if (h->in[a->id] >= 0) {
         if (t >= a->wake_at)
-            return;   /* a later time is ignored */
+            return;   /* a later time is ignored (most requests) */
         take(h, a->id);
     }
+    h->by_id[a->id] = a;
     a->wake_at = t;
     add(h, a->id, t);
 }
