@@ -136,7 +136,7 @@ void des_add_journal(des_engine *e, des_journal_fn fn, void *ctx)
 }
 
 /* Picks the next time and makes the blocks due then the batch (in actor-id
- * order: the heap's order at equal times). Returns false when the run is
+ * order: the wake-up queue's order at equal times). Returns false when the run is
  * over: nothing due, stopped, or the next time is past the limit (a run
  * cut by the limit ends at the limit, not at whichever block happened to
  * run last before it: blocks that sleep through idle cycles account them up
@@ -210,7 +210,7 @@ static void scheduler_main(int argc, char **argv)
 }
 
 /* The calling block ends its turn at the current time: it goes on running
- * (returns true) when it is the last of its batch and due alone at the next
+ * (returns) when it is the last of its batch and due alone at the next
  * time, which then advances without any SimGrid call (one wake-up per event
  * when a single block is busy, as in a bare sleep loop); otherwise it
  * suspends itself, unless its body has returned: the next block of the
@@ -374,6 +374,10 @@ void des_engine_free(des_engine *e)
 
 des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void *data)
 {
+    /* The scheduler starts the first batch once every block has suspended
+     * itself for its first turn (scheduler_main). */
+    if (e->started)
+        g_error("des: block %s made during the run; make every block before des_run", name);
     des_actor *a = g_new0(des_actor, 1);
     a->engine = e;
     a->name = g_strdup(name);
