@@ -3,12 +3,17 @@
  * and each simcall that answers its caller costs a scheduling sub-round
  * of SimGrid in which the resumed actor runs before the caller goes on, so
  * the blocks due at a tick could only run one sub-round each. Its public
- * C++ kernel interface (simgrid/simix.hpp, simcall_answered) runs a
+ * C++ kernel interface (simcall_answered: simgrid/simix.hpp, from SimGrid
+ * 3.36 on simgrid/simcall.hpp) runs a
  * function in SimGrid's kernel (maestro) in one simcall; there, resuming an
  * actor only appends it to the list SimGrid runs next, in order, switching
  * from each actor straight to the next as it blocks. */
 #include <glib.h>
+#if __has_include(<simgrid/simcall.hpp>)
+#include <simgrid/simcall.hpp>   /* SimGrid 3.36 and later */
+#else
 #include <simgrid/simix.hpp>
+#endif
 
 #include "des/sg_pass.h"
 
