@@ -113,6 +113,7 @@ void des_count_events(des_engine *e, uint64_t n);
  * and never returns (returning ends the actor). */
 typedef void (*des_actor_fn)(des_actor *self, void *data);
 
+/* Before des_run only: a block made during the run is an error. */
 des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void *data);
 des_engine *des_actor_engine(const des_actor *a);
 const char *des_actor_name(const des_actor *a);

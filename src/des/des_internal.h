@@ -4,7 +4,6 @@
 
 #include <glib.h>
 #include <simgrid/actor.h>
-#include <simgrid/semaphore.h>
 
 #include "simtgrid/des.h"
 
@@ -14,7 +13,7 @@ struct des_actor {
     unsigned id;            /* creation order; breaks ties at equal wake times */
     des_actor_fn fn;
     void *data;
-    sg_sem_t sem;           /* the engine releases it to run the actor */
+    sg_actor_t sg;          /* its SimGrid actor: suspended between turns */
     des_time wake_at;       /* pending wake request, DES_NEVER if none */
     des_time lookahead;     /* min input latency / output credit delay */
     const des_clock *edges; /* des_actor_wake_on_edges, or NULL */
@@ -35,17 +34,25 @@ struct des_actor {
 static inline void des_bit_set(uint64_t *s, unsigned k) { s[k / 64] |= 1ull << (k % 64); }
 static inline void des_bit_clear(uint64_t *s, unsigned k) { s[k / 64] &= ~(1ull << (k % 64)); }
 
-/* Indexed binary min-heap of actors keyed by (wake_at, id); the entries are
- * the keys, positions and actors are kept by actor id (wakeheap.c). */
-typedef struct wake_ent {
+/* The wake-up queue, in (wake_at, id) order: the actors due at one time
+ * are a bucket, a bit set by actor id, and the buckets are kept sorted by
+ * time (wakeheap.c). */
+enum { WAKE_HINTS = 8 };
+typedef struct wake_bucket {
     des_time at;
-    unsigned id;
-} wake_ent;
+    unsigned n;             /* actors in it */
+    unsigned lo;            /* no member below word lo of bits */
+    uint64_t *bits;         /* by actor id, npos bits */
+} wake_bucket;
 typedef struct wakeheap {
-    wake_ent *e;
-    int *pos;               /* by actor id: index in e, -1 when not queued */
+    wake_bucket *b;         /* the buckets, used and free */
+    unsigned nb, *free_b, nfree;
+    unsigned hint[WAKE_HINTS];   /* the buckets added to last, by time */
+    unsigned *order;        /* bucket indices by time: order[head..end) */
+    unsigned head, end, cap;
+    int *in;                /* by actor id: its bucket, -1 when not queued */
     des_actor **by_id;      /* by actor id: the actor (once it has asked to wake) */
-    unsigned n, cap, npos;
+    unsigned npos, words;   /* ids that fit, words of a bucket's bit set */
 } wakeheap;
 
 void wakeheap_init(wakeheap *h);
@@ -72,9 +79,10 @@ struct des_engine {
     GPtrArray *ports;
     GPtrArray *enders;       /* des_actor* that may call des_stop (des_actor_may_end_run) */
     des_time stop_deep_at, stop_deep;   /* des_stop_bound_deep's answer, and at which now + 1 (0: none) */
-    des_actor **batch;       /* the blocks due at `now`, in id order */
-    unsigned batch_len, batch_pos, batch_cap;
-    sg_sem_t quiet;          /* released when the run is over */
+    sg_actor_t *batch;       /* the blocks due at `now`, in id order */
+    unsigned batch_len, batch_cap;
+    unsigned batch_pos;      /* how many of them have ended their turn */
+    unsigned parked;         /* blocks suspended for their first turn */
     bool stopped;
     bool started;
     bool lazy_clock;         /* SimGrid's clock catches up only at the end */

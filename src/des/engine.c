@@ -2,16 +2,19 @@
  * scheduler actor that owns the wake-up order, and one SimGrid actor per
  * block.
  *
- * Why a scheduler actor rather than each block sleeping on its own: a port
- * send must be able to move a sleeping receiver's wake-up earlier, which the
- * C API cannot do to a pending sleep. With one heap of wake times the send
- * just lowers a key, every block sleeps on its own semaphore, and blocks due
- * at the same time run one after another in actor-id order (a relay: each
- * releases the next as it blocks; SimGrid runs a released actor at once, so
- * releasing them all together would let a block that blocks early advance
- * time and pick up the rest, making the order depend on history). Time
- * advances only when the last block of the batch has blocked, so the heap is
- * complete whenever the next time is picked. */
+ * Why a scheduler rather than each block sleeping on its own: a port send
+ * must be able to move a sleeping receiver's wake-up earlier, which the C
+ * API cannot do to a pending sleep. With one heap of wake times the send
+ * just lowers a key, every block waits suspended between its turns, and
+ * the blocks due at the same time run one after another in actor-id order.
+ * The scheduler queues them together in SimGrid's run list in that order
+ * (one simcall, des_sg_resume); SimGrid runs them in one scheduling
+ * sub-round, each switching straight to the next as it suspends itself, and
+ * the scheduler after the last. Time advances only once the last block of
+ * the batch has stopped, so the heap is complete whenever the next time is
+ * picked. (Until issue 20 the blocks of a batch were a relay of semaphores,
+ * each releasing the next as it blocked: two simcalls and one sub-round of
+ * SimGrid per block.) */
 #include <glib.h>
 #include <glib/gstdio.h>
 #include <unistd.h>
@@ -22,6 +25,7 @@
 #include <xbt/log.h>
 
 #include "des/des_internal.h"
+#include "des/sg_pass.h"
 
 static bool simgrid_booted;   /* SimGrid supports one engine per process */
 
@@ -94,17 +98,6 @@ uint64_t des_ticks_per_us(const uint64_t *khz, unsigned n)
     return l / 1000;
 }
 
-/* Starts the next block of the batch: returns true when that is `self`
- * (it goes on running), else releases it. */
-static bool run_next(des_engine *e, des_actor *self)
-{
-    des_actor *next = e->batch[e->batch_pos++];
-    if (next == self)
-        return true;
-    sg_sem_release(next->sem);
-    return false;
-}
-
 /* The probes due up to t (not after it), in time order. */
 static void run_probes(des_engine *e, des_time t)
 {
@@ -142,94 +135,100 @@ void des_add_journal(des_engine *e, des_journal_fn fn, void *ctx)
     g_array_append_val(e->journals, j);
 }
 
-/* Advance time: called by the last block of the current time to stop
- * running (`self`, or NULL when that block has ended). It sleeps, in its own
- * SimGrid context, until the next wake time, makes the blocks due then the
- * batch and starts the first. Returns true when that is `self`, so it goes
- * on running without a context switch: one SimGrid wake-up per event when a
- * single block is busy, as in a bare sleep loop. When nothing is left (or the
- * run was stopped or hit its limit) it releases the scheduler, which ends the
- * run. */
-static bool advance(des_engine *e, des_actor *self)
+/* Picks the next time and makes the blocks due then the batch (in actor-id
+ * order: the wake-up queue's order at equal times). Returns false when the run is
+ * over: nothing due, stopped, or the next time is past the limit (a run
+ * cut by the limit ends at the limit, not at whichever block happened to
+ * run last before it: blocks that sleep through idle cycles account them up
+ * to the end). Called once every block of the current batch has stopped,
+ * so the heap is complete. */
+static bool next_batch(des_engine *e)
 {
-    des_actor *top = wakeheap_top(&e->heap);
-    if (e->stopped || !top || top->wake_at > e->limit) {
-        /* A run cut by the limit ends at the limit, not at whichever block
-         * happened to run last before it: blocks that sleep through idle
-         * cycles account them up to the end. */
-        if (!e->stopped && top && e->now < e->limit) {
-            e->now = e->limit;
-            if (!e->lazy_clock)
-                sg_actor_sleep_until((double)e->now);
+    for (;;) {
+        des_actor *top = wakeheap_top(&e->heap);
+        if (e->stopped || !top || top->wake_at > e->limit) {
+            if (!e->stopped && top && e->now < e->limit)
+                e->now = e->limit;
+            return false;
         }
-        if (e->lazy_clock && simgrid_get_clock() < (double)e->now)
-            sg_actor_sleep_until((double)e->now);   /* the run ends in step */
-        sg_sem_release(e->quiet);
-        return false;
-    }
-    des_time t = top->wake_at;
-    if (t >= e->probe_next)
-        run_probes(e, t);
-    if (t > e->now) {
-        /* SimGrid's clock need only be right when control passes to another
-         * actor: when `self` alone is due next it runs on at once, and the
-         * clock catches up at the next switch (sleep_until is absolute). In
-         * lazy mode it catches up only at the end of the run: SimGrid then
-         * switches contexts and nothing else, which removes its cost of a
-         * time advance (about 1 us, tools/bench/des_bench) per timestamp. */
-        bool alone = top == self && wakeheap_second_at(&e->heap) != t;
-        if (alone)
-            e->counters.inline_runs++;
-        else if (!e->lazy_clock)
-            sg_actor_sleep_until((double)t);
+        des_time t = top->wake_at;
+        if (t >= e->probe_next)
+            run_probes(e, t);
         e->now = t;   /* our integral time is authoritative */
-    }
-    e->counters.timestamps++;
-    /* Every block due at t joins the batch; they run one at a time in
-     * actor-id order, each releasing the next as it stops (actor_idle). The
-     * order is thus a function of who is due, never of which block advanced
-     * time, so sleeping through idle cycles instead of polling them cannot
-     * reorder anything. */
-    e->batch_len = e->batch_pos = 0;
-    while (wakeheap_top_at(&e->heap) == t) {
-        top = wakeheap_pop(&e->heap);
-        top->wake_at = DES_NEVER;
-        top->batch_at = t;
-        if (top->finished)
-            continue;   /* a port may still wake a block whose body returned */
-        e->counters.wakeups++;
-        top->wakeups++;
-        if (e->batch_len == e->batch_cap) {
-            e->batch_cap = e->batch_cap ? 2 * e->batch_cap : 64;
-            e->batch = g_renew(des_actor *, e->batch, e->batch_cap);
+        e->counters.timestamps++;
+        /* The order is a function of who is due, never of which block
+         * stopped last, so sleeping through idle cycles instead of polling
+         * them cannot reorder anything. */
+        e->batch_len = e->batch_pos = 0;
+        while (wakeheap_top_at(&e->heap) == t) {
+            top = wakeheap_pop(&e->heap);
+            top->wake_at = DES_NEVER;
+            top->batch_at = t;
+            if (top->finished)
+                continue;   /* a port may still wake a block whose body returned */
+            e->counters.wakeups++;
+            top->wakeups++;
+            if (e->batch_len == e->batch_cap) {
+                e->batch_cap = e->batch_cap ? 2 * e->batch_cap : 64;
+                e->batch = g_renew(sg_actor_t, e->batch, e->batch_cap);
+            }
+            e->batch[e->batch_len++] = top->sg;
         }
-        e->batch[e->batch_len++] = top;
+        if (e->batch_len)
+            return true;   /* else only finished blocks were due */
     }
-    if (!e->batch_len)
-        return advance(e, self);   /* only finished blocks were due */
-    return run_next(e, self);
 }
 
-/* The scheduler only starts the run and waits for its end: time advances in
- * whichever block stops running last (see advance). It is the one non-daemon
- * actor, so its return ends simgrid_run and kills the blocks. */
+/* The scheduler runs last in every scheduling sub-round of SimGrid, after
+ * the blocks of the batch it queued there: it advances time and queues the
+ * next batch, in one simcall that resumes them in order (des_sg_resume),
+ * until the run is over. It is the one non-daemon actor, so its return ends
+ * simgrid_run and kills the blocks. */
 static void scheduler_main(int argc, char **argv)
 {
     (void)argc;
     (void)argv;
     des_engine *e = sg_actor_self_get_data();
-    /* Every block is due at the start time: advance runs the first batch. */
-    advance(e, NULL);
-    sg_sem_acquire(e->quiet);
+    /* Every block suspends itself before its first turn: SimGrid handles
+     * the suspensions of the blocks that ran before the scheduler in a
+     * sub-round before its resumptions. */
+    while (e->parked < e->actors->len)
+        sg_actor_yield();
+    while (next_batch(e)) {
+        /* SimGrid's clock need only be right when control passes between
+         * actors (exact mode); in lazy mode it catches up only at the end of
+         * the run: SimGrid then switches contexts and nothing else, which
+         * removes its cost of a time advance (about 1 us, des_bench) per
+         * timestamp. */
+        if (!e->lazy_clock && simgrid_get_clock() < (double)e->now)
+            sg_actor_sleep_until((double)e->now);
+        des_sg_resume(e->batch, e->batch_len);
+        g_assert(e->batch_pos == e->batch_len);   /* every block of it has stopped */
+    }
+    if (simgrid_get_clock() < (double)e->now)
+        sg_actor_sleep_until((double)e->now);   /* the run ends in step */
 }
 
-/* The calling block stops running at the current time. Returns true when it
- * must go on running (it is due again right away, after time advanced). */
-static bool actor_idle(des_engine *e, des_actor *self)
+/* The calling block ends its turn at the current time: it goes on running
+ * (returns) when it is the last of its batch and due alone at the next
+ * time, which then advances without any SimGrid call (one wake-up per event
+ * when a single block is busy, as in a bare sleep loop); otherwise it
+ * suspends itself, unless its body has returned: the next block of the
+ * batch, already queued in SimGrid, runs next, or after the last one the
+ * scheduler. */
+static void turn_end(des_engine *e, des_actor *self)
 {
-    if (e->batch_pos < e->batch_len)
-        return run_next(e, self);
-    return advance(e, self);
+    if (++e->batch_pos == e->batch_len && !self->finished) {
+        const des_actor *top = wakeheap_top(&e->heap);
+        if (!e->stopped && top == self && top->wake_at <= e->limit &&
+            wakeheap_second_at(&e->heap) != top->wake_at) {
+            e->counters.inline_runs++;
+            next_batch(e);   /* self alone */
+            return;
+        }
+    }
+    if (!self->finished)
+        sg_actor_suspend(self->sg);
 }
 
 static void actor_main(int argc, char **argv)
@@ -237,11 +236,12 @@ static void actor_main(int argc, char **argv)
     (void)argc;
     (void)argv;
     des_actor *a = sg_actor_self_get_data();
-    sg_actor_daemonize(sg_actor_self());
-    sg_sem_acquire(a->sem);
+    sg_actor_daemonize(a->sg);
+    a->engine->parked++;
+    sg_actor_suspend(a->sg);
     a->fn(a, a->data);
     a->finished = true;
-    actor_idle(a->engine, NULL);
+    turn_end(a->engine, a);
 }
 
 des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **errmsg)
@@ -293,7 +293,6 @@ des_engine *des_engine_new(des_clock *clocks, unsigned n, bool verbose, char **e
     e->ports = g_ptr_array_new();
     e->enders = g_ptr_array_new();
     e->journals = g_array_new(FALSE, FALSE, sizeof(struct des_journal));
-    e->quiet = sg_sem_init(0);
     return e;
 }
 
@@ -359,7 +358,6 @@ void des_engine_free(des_engine *e)
         g_ptr_array_free(a->outputs, TRUE);
         g_free(a->in_busy);
         g_free(a->out_wait);
-        sg_sem_destroy(a->sem);
         g_free(a->name);
         g_free(a);
     }
@@ -368,7 +366,6 @@ void des_engine_free(des_engine *e)
     g_array_free(e->journals, TRUE);
     g_ptr_array_free(e->actors, TRUE);
     wakeheap_free(&e->heap);
-    sg_sem_destroy(e->quiet);
     g_free(e->batch);
     g_free(e);
 }
@@ -377,21 +374,24 @@ void des_engine_free(des_engine *e)
 
 des_actor *des_actor_new(des_engine *e, const char *name, des_actor_fn fn, void *data)
 {
+    /* The scheduler starts the first batch once every block has suspended
+     * itself for its first turn (scheduler_main). */
+    if (e->started)
+        g_error("des: block %s made during the run; make every block before des_run", name);
     des_actor *a = g_new0(des_actor, 1);
     a->engine = e;
     a->name = g_strdup(name);
     a->id = e->actors->len;
     a->fn = fn;
     a->data = data;
-    a->sem = sg_sem_init(0);
     a->wake_at = DES_NEVER;
     a->lookahead = DES_NEVER;
     a->inputs = g_ptr_array_new();
     a->outputs = g_ptr_array_new();
     g_ptr_array_add(e->actors, a);
-    sg_actor_t sa = sg_actor_init(name, sg_host_by_name("chip"));
-    sg_actor_set_data(sa, a);
-    sg_actor_start(sa, actor_main, 0, NULL);
+    a->sg = sg_actor_init(name, sg_host_by_name("chip"));
+    sg_actor_set_data(a->sg, a);
+    sg_actor_start(a->sg, actor_main, 0, NULL);
     a->batch_at = DES_NEVER;
     /* Every block runs once at the current time to set itself up. */
     wakeheap_request(&e->heap, a, e->now);
@@ -473,7 +473,6 @@ des_time des_block(des_actor *self)
     des_time due = des_ports_due(self, e->now);
     if (due != DES_NEVER)
         wakeheap_request(&e->heap, self, self->edges ? des_edge_at_or_after(self->edges, due) : due);
-    if (!actor_idle(e, self))
-        sg_sem_acquire(self->sem);
+    turn_end(e, self);
     return e->now;
 }

@@ -6,6 +6,8 @@
  * 3: the block it released first advanced the rest itself.) */
 #include <criterion/criterion.h>
 
+#include <simgrid/engine.h>
+
 #include "simtgrid/des.h"
 
 static des_clock clk[1] = {{"core", 1000000, 0}};
@@ -105,4 +107,81 @@ Test(order, wake_instead_replaces_an_earlier_request)
         cr_expect_eq(lg.at[i], at[i], "entry %u", i);
         cr_expect_eq(lg.who[i], who[i], "entry %u: block %u ran, %u expected", i, lg.who[i], who[i]);
     }
+}
+
+typedef struct ender {
+    unsigned id;
+    unsigned runs;      /* its body returns after this many runs (0: never) */
+    des_time wake[6];   /* wake times after each run, 0: none */
+    bool stop;          /* des_stop at its last run instead of returning */
+} ender;
+
+static void ender_main(des_actor *self, void *data)
+{
+    ender *p = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (unsigned i = 0;; i++) {
+        if (lg.n < 16) {
+            lg.at[lg.n] = now;
+            lg.who[lg.n++] = p->id;
+        }
+        if (p->runs && i + 1 == p->runs) {
+            if (!p->stop)
+                return;
+            des_stop(des_actor_engine(self));
+        }
+        if (i < 6 && p->wake[i])
+            des_wake_at(self, p->wake[i]);
+        now = des_block(self);
+    }
+}
+
+Test(order, a_block_that_returns_or_stops_mid_batch_lets_the_rest_of_it_run)
+{
+    /* e0, e1, e2 run at 0, then all at 2. e1's body returns after its run
+     * at 2: e2 still runs at 2, after it. At 4 e0 and e2 (e1 is gone); e0's
+     * body returns then, first of its batch. At 6 e2 alone, then e2 and e3
+     * at 7, where e3 (created last, set-up at 0, then 7) calls des_stop: the
+     * blocks due at the end time still run (e2 before it by id), and
+     * nothing after 7 (e2 asked for 8). Log: 0 1 2 3 at 0, 0 1 2 at 2,
+     * 0 2 at 4, 2 at 6, 2 3 at 7. */
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    cr_assert_not_null(e, "%s", err ? err : "");
+    static ender e0 = {0, 3, {2, 4}, false}, e1 = {1, 2, {2}, false},
+                 e2 = {2, 0, {2, 4, 6, 7, 8}, false}, e3 = {3, 2, {7}, true};
+    des_actor_new(e, "e0", ender_main, &e0);
+    des_actor_new(e, "e1", ender_main, &e1);
+    des_actor_new(e, "e2", ender_main, &e2);
+    des_actor_new(e, "e3", ender_main, &e3);
+    lg.n = 0;
+    des_time end = des_run(e);
+    const des_time at[] = {0, 0, 0, 0, 2, 2, 2, 4, 4, 6, 7, 7};
+    const unsigned who[] = {0, 1, 2, 3, 0, 1, 2, 0, 2, 2, 2, 3};
+    cr_expect_eq(end, 7);
+    cr_assert_eq(lg.n, 12, "%u runs", lg.n);
+    for (unsigned i = 0; i < 12; i++) {
+        cr_expect_eq(lg.at[i], at[i], "entry %u", i);
+        cr_expect_eq(lg.who[i], who[i], "entry %u: block e%u ran, e%u expected", i, lg.who[i], who[i]);
+    }
+}
+
+Test(order, the_exact_clock_ends_in_step_after_inline_runs)
+{
+    /* With SimGrid's clock exact, a block due alone runs on without
+     * SimGrid (its clock catches up at the next switch). A lone block that
+     * wakes at 1..5 and then no more ends the run at 5: SimGrid's clock must
+     * read 5 too, as the design says simulated time is SimGrid's clock at
+     * the end of every run. */
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    cr_assert_not_null(e, "%s", err ? err : "");
+    des_set_lazy_clock(e, false);
+    static ender lone = {0, 0, {1, 2, 3, 4, 5}, false};
+    des_actor_new(e, "lone", ender_main, &lone);
+    lg.n = 0;
+    cr_assert_eq(des_run(e), 5);
+    cr_expect_eq(lg.n, 6);
+    cr_expect_eq(des_get_counters(e).inline_runs, 5);
+    cr_expect_eq(simgrid_get_clock(), 5.0);
 }
