@@ -36,76 +36,15 @@
  * Cross-lane instructions (ballot, vote, shfl, ...) are not in the thesis's
  * PISA: so that their results are the static warp's, their pool warps are
  * formed per hardware warp on the threads' original lanes and issue when
- * they hold every live thread of it (or when nothing else can move). */
-#include <limits.h>
+ * they hold every live thread of it (or when nothing else can move).
+ *
+ * The state is dwf_internal.h's; where a thread group's threads go (the
+ * LUT's warp, older warps, a new warp, on which lanes) and what a `banks`
+ * warp's bank conflicts cost are dwf_place.c's. */
 #include <string.h>
 
-#include "core/dwf_heap.h"
-#include "core/dwf_lut.h"
-#include "core/sm_internal.h"
+#include "core/dwf_internal.h"
 #include "simtgrid/bits.h"
-
-#define NONE UINT32_MAX
-#define XLANE_KEY (UINT64_C(1) << 63)   /* cross-lane pool warps: key per hw warp */
-
-enum { E_FREE, E_POOL, E_FLIGHT };
-
-typedef struct dgroup {
-    bool used;
-    uint64_t key;
-    uint32_t head, tail;     /* its pool warps, oldest first */
-} dgroup;
-
-typedef struct dwf_state {
-    unsigned ws, P;          /* warp size; pipeline cycles per scheduler cycle */
-    /* per entity */
-    uint8_t *est;
-    bool *parked;            /* DMaj: a pool warp outside the Majority Entry, not a scheduler member */
-    bool *pfull;             /* a carrier waiting for a free pool entry */
-    uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
-    uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
-    uint64_t *seq, *key;
-    uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes taken so far */
-    uint64_t nseq;
-    /* per thread (hw * ws + original lane) */
-    uint8_t *home;
-    uint32_t *pd;
-    uint32_t *npc;           /* next pc */
-    unsigned *live;          /* per hw warp: threads not exited */
-    /* pc groups */
-    dgroup *g;
-    uint32_t *cnt;           /* threads in the pool per group (the heap's key) */
-    int *hpos;               /* heap position; -1 none; -2 spilled */
-    unsigned ng;
-    uint32_t *gfree;
-    unsigned ngfree;
-    GHashTable *gmap;        /* key + 1 -> group + 1 */
-    /* the pool, in formation order, and the carriers, in issue order */
-    uint32_t *pool, *flight;
-    unsigned npool, nflight, pool_limit;
-    dwf_lut lut;
-    uint64_t window;         /* scheduler cycle of the lookup budget */
-    unsigned lookups_left;
-    /* DMaj */
-    dwf_heap heap;
-    uint32_t maj;            /* group being drained, NONE */
-    uint32_t *spill;
-    unsigned nspill;
-    unsigned *mset;          /* MHeap LUT: entries per set */
-    unsigned msets;
-    uint64_t heap_busy;      /* first cycle the heap is balanced again */
-    uint64_t hport[DWF_HEAP_PORTS_MAX];   /* first free cycle of each heap port */
-    uint64_t heap_counted;   /* heap stall cycles counted up to here */
-    unsigned bank_extra;
-    sm_subwarp sw;           /* the issuing warp */
-    GHashTable *ipdoms;      /* program -> bitmap of reconvergence pcs */
-    /* statistics */
-    uint64_t lookups, las_conflicts, las_full, las_split, bank_cycles, pool_full, port_waits;
-    uint64_t heap_stalls, heap_swaps, heap_spills, issued;
-    uint64_t pool_max, heap_max, pcs_max;
-    uint64_t last_k, first_k, pool_area, heap_area, pcs_area;
-    bool sampled;
-} dwf_state;
 
 static unsigned dwf_capacity(const core_params *p) { return p->max_threads + 2; }
 
@@ -265,7 +204,7 @@ static void heap_busy_add(sm *s, dwf_state *d, uint64_t k, unsigned swaps, bool 
 }
 
 /* DMaj: group g's count grew; keep the heap in order ([T] Fig. 4.5 INSERT). */
-static void maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
+void dwf_maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
 {
     if (g == d->maj || d->hpos[g] == -2)
         return;
@@ -301,12 +240,12 @@ static void maj_unspill(sm *s, dwf_state *d, uint64_t k)
     for (unsigned i = 0; i < n; i++) {
         uint32_t g = d->spill[i];
         d->hpos[g] = -1;
-        maj_insert(s, d, g, k, false);
+        dwf_maj_insert(s, d, g, k, false);
     }
 }
 
 /* A new pool warp for key at cycle k, on hw warp hw's entity bookkeeping. */
-static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
+uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
 {
     unsigned e = sm_entity_new(s, hw, -1);
     s->ent[e].pc = (uint32_t)key;
@@ -338,7 +277,7 @@ static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_
 }
 
 /* Thread t joins pool warp e on lane l. */
-static void pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
+void dwf_pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
 {
     d->tid[e][l] = (uint16_t)t;
     d->mask[e] |= UINT32_C(1) << l;
@@ -380,149 +319,7 @@ static void pool_issue(dwf_state *d, unsigned e)
         group_release(d, g);
 }
 
-/* ---- write-back: a thread group into the pool ([T] 4.2) ------------------- */
-
-/* core.dwf_las_merge = any: the pool warps of LUT warp e's pc into pw[] and
- * their lanes into pocc[], oldest first, e last; returns how many. */
-static unsigned older_warps(dwf_state *d, unsigned e)
-{
-    unsigned n = 0;
-    for (uint32_t w = d->g[d->grp[e]].head; w != NONE; w = d->gnext[w])
-        if (w != e) {
-            d->pw[n] = w;
-            d->pocc[n++] = d->mask[w];
-        }
-    d->pw[n] = e;
-    d->pocc[n] = d->mask[e];
-    return n + 1;
-}
-
-/* Lanes a thread of home lane h may take: dwf_home_lanes over the pipeline
- * lanes (core.dwf_home_lane = pipe) or the warp's slots. */
-static uint32_t home_lanes(const sm *s, const dwf_state *d, unsigned h, bool xl)
-{
-    bool pipe = !xl && s->p.dwf_home_lane == DWF_HOME_PIPE;
-    return dwf_home_lanes(h, pipe ? s->p.simd_width : d->ws, d->ws);
-}
-
-/* Lane-aware placement of ts[0..n) among the np warps d->pocc[] (the LUT's
- * last; dwf_las_lane): lane[i] and wi[i] (np = the new warp, whose lanes go
- * to *nocc). Returns whether a thread missed the LUT's warp (a conflict). */
-static bool las_place(const sm *s, dwf_state *d, const unsigned *ts, unsigned n, bool xl, unsigned np, bool any,
-                      uint8_t *lane, unsigned *wi, uint32_t *nocc)
-{
-    uint32_t *occ = d->ptake;   /* working copy: lanes taken so far */
-    memcpy(occ, d->pocc, np * sizeof *occ);
-    *nocc = 0;
-    bool miss = false;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned h = xl ? ts[i] % d->ws : d->home[ts[i]], l;
-        unsigned w = dwf_las_lane(home_lanes(s, d, h, xl), occ, np, any, *nocc, &l);
-        if (w == np)
-            *nocc |= UINT32_C(1) << l;
-        else
-            occ[w] |= UINT32_C(1) << l;
-        miss |= w != np - 1;
-        lane[i] = (uint8_t)l;
-        wi[i] = w;
-    }
-    return miss;
-}
-
-/* Any-lane placement (ideal, banks) of the threads `want` (bit i: ts[i])
- * into a warp holding *occ: with home (core.dwf_bank_place = home) first
- * those whose home lane is free take it, then the rest the lowest free
- * lanes in order. Returns the threads left without a lane. */
-static uint32_t free_fill(const sm *s, const dwf_state *d, const unsigned *ts, uint32_t want, uint32_t *occ,
-                          bool home, uint8_t *lane)
-{
-    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
-    for (uint32_t m = home ? want : 0; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        uint32_t f = home_lanes(s, d, d->home[ts[i]], false) & ~*occ;
-        if (f) {
-            lane[i] = (uint8_t)__builtin_ctz(f);
-            *occ |= f & -f;
-            want &= ~(UINT32_C(1) << i);
-        }
-    }
-    for (uint32_t m = want; m && (full & ~*occ); m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        uint32_t f = full & ~*occ;
-        lane[i] = (uint8_t)__builtin_ctz(f);
-        *occ |= f & -f;
-        want &= ~(UINT32_C(1) << i);
-    }
-    return want;
-}
-
-/* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
- * when the pool lacks the entries it would need. */
-static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
-{
-    bool xl = key & XLANE_KEY;
-    bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
-    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
-    uint8_t lane[ISA_MAX_LANES];
-    unsigned wi[ISA_MAX_LANES];   /* warp of each thread: d->pw[] index, np - 1 the LUT's, np a new one */
-    d->lookups++;
-    dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
-    uint32_t occ = e ? e->occ : 0, nocc = 0;
-    unsigned np = 1;   /* the pc's pool warps placement considers, the LUT's last */
-    bool miss = false;
-    if (las) {
-        d->pw[0] = e ? e->idx : NONE;
-        d->pocc[0] = occ;
-        miss = las_place(s, d, ts, n, xl, 1, false, lane, wi, &nocc);
-        if (miss && e && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl) {
-            np = older_warps(d, e->idx);
-            las_place(s, d, ts, n, xl, np, true, lane, wi, &nocc);
-        }
-    } else {
-        bool home = s->p.dwf_rf == DWF_RF_BANKS && s->p.dwf_bank_place == DWF_PLACE_HOME;
-        uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1, o = occ;
-        uint32_t left = free_fill(s, d, ts, all, &o, home, lane);
-        free_fill(s, d, ts, left, &nocc, home, lane);
-        for (unsigned i = 0; i < n; i++)
-            wi[i] = left >> i & 1;
-    }
-    bool conflict = nocc != 0;
-    unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
-    if (d->npool + need > d->pool_limit) {
-        d->lookups--;   /* retried: counted when it succeeds */
-        if (!e)
-            d->lut.misses--;
-        return false;
-    }
-    unsigned hw = ts[0] / d->ws;
-    if (!e) {
-        e = dwf_lut_insert(&d->lut, key, pool_new(s, d, key, hw, k));
-    }
-    unsigned old = e->idx, nw = conflict ? pool_new(s, d, key, hw, k) : NONE;
-    if (miss) {   /* which kind: docs/core.md "Dynamic warp formation" */
-        bool joined = false;
-        for (unsigned i = 0; i < n; i++)
-            joined |= wi[i] == np - 1;
-        d->las_conflicts++;
-        if ((e->occ & full) == full)
-            d->las_full++;
-        else if (joined)
-            d->las_split++;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        unsigned target = wi[i] == np ? nw : wi[i] == np - 1 ? old : d->pw[wi[i]];
-        pool_add(s, d, target, lane[i], ts[i]);
-    }
-    if (nw != NONE) {   /* the LUT follows the new warp; the old one is never updated again */
-        e->idx = nw;
-        e->occ = nocc;
-    } else {
-        e->occ = d->mask[old];
-    }
-    if (s->p.dwf_policy == DWF_POL_MAJ)
-        maj_insert(s, d, d->grp[old], k, true);
-    return true;
-}
+/* ---- write-back: a carrier's thread groups into the pool ([T] 4.2) -------- */
 
 /* Carrier e writes back at cycle k: its thread groups, one LUT lookup each,
  * while the scheduler cycle's lookups last. Returns true when it is empty. */
@@ -556,7 +353,7 @@ static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
         if (xl)
             key = XLANE_KEY | (uint64_t)(d->tid[e][first] / d->ws) << 32 | pc;
         d->pfull[e] = false;
-        if (!insert_group(s, d, key, ts, n, k)) {
+        if (!dwf_insert_group(s, d, key, ts, n, k)) {
             d->pool_full++;
             d->pfull[e] = true;
             return false;
@@ -761,33 +558,6 @@ static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *sta
     return e;
 }
 
-/* Pipeline cycles a `banks` warp's register reads hold the issue
- * (core.dwf_bank_cost, docs/core.md "Dynamic warp formation"). lane: a
- * bank per home lane, one thread a scheduler cycle: (most threads of one
- * home lane - 1) scheduler cycles. pass: the thesis's register read stage
- * (sec. 5.1.1): simd_width banks, a thread's bank its home lane mod
- * simd_width; each pass of simd_width lanes stalls (most threads of one
- * bank in the pass - 1) cycles. */
-static unsigned bank_stall(const sm *s, const dwf_state *d, unsigned e)
-{
-    bool pass = s->p.dwf_bank_cost == DWF_BANK_PASS;
-    unsigned W = pass ? s->p.simd_width : d->ws, nb = pass ? W : d->ws;
-    unsigned per[ISA_MAX_LANES] = {0}, stall = 0, deg = 1;
-    unsigned cur = UINT_MAX;   /* the pass being counted */
-    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m), b = d->home[d->tid[e][l]] % nb;
-        if (l / W != cur) {   /* a new pass: its stall is its worst bank's */
-            stall += deg - 1;
-            deg = 1;
-            cur = l / W;
-            memset(per, 0, nb * sizeof per[0]);
-        }
-        if (++per[b] > deg)
-            deg = per[b];
-    }
-    stall += deg - 1;
-    return pass ? stall : stall * d->P;
-}
 
 static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, unsigned *threads)
 {
@@ -801,7 +571,7 @@ static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
         unsigned l = (unsigned)__builtin_ctz(m);
         sw->lane[l] = thread_of(s, d, d->tid[e][l]);
     }
-    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? bank_stall(s, d, e) : 0;
+    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? dwf_bank_stall(s, d, e) : 0;
     d->issued++;
     *n = 1;
     *threads = (unsigned)sg_popcount32(sw->mask);
@@ -856,7 +626,7 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
     dwf_state *d = s->rc_state;
     const sm_hw *h = &s->hw[hw];
     d->live[hw] = (unsigned)sg_popcount32(h->lanes);
-    unsigned e = pool_new(s, d, (uint64_t)h->cta << 32, hw, cycle);
+    unsigned e = dwf_pool_new(s, d, (uint64_t)h->cta << 32, hw, cycle);
     for (uint32_t m = h->lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m), t = hw * d->ws + l;
         unsigned tid = h->lane[l]->tid_linear;
@@ -868,10 +638,10 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
         d->home[t] = (uint8_t)home;
         d->pd[t] = 0;
         d->npc[t] = 0;
-        pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
+        dwf_pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
     }
     if (s->p.dwf_policy == DWF_POL_MAJ)
-        maj_insert(s, d, d->grp[e], cycle, true);
+        dwf_maj_insert(s, d, d->grp[e], cycle, true);
 }
 
 static void dwf_stats(sm *s, stats *st, const char *blk, bool final)
