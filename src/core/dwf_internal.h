@@ -25,6 +25,7 @@ typedef struct dwf_state {
     uint8_t *est;
     bool *parked;            /* DMaj: a pool warp outside the Majority Entry, not a scheduler member */
     bool *pfull;             /* a carrier waiting for a free pool entry */
+    bool *barw;              /* a carrier whose instruction is a barrier (core.dwf_barrier_lut = bypass) */
     uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
     uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
     uint64_t *seq, *key;
@@ -38,6 +39,7 @@ typedef struct dwf_state {
     /* pc groups */
     dgroup *g;
     uint32_t *cnt;           /* threads in the pool per group (the heap's key) */
+    uint32_t *gpc;           /* per group: its pc (the heap's tie key under core.dwf_heap_tie = pc) */
     int *hpos;               /* heap position; -1 none; -2 spilled */
     unsigned ng;
     uint32_t *gfree;
@@ -46,6 +48,8 @@ typedef struct dwf_state {
     /* the pool, in formation order, and the carriers, in issue order */
     uint32_t *pool, *flight;
     unsigned npool, nflight, pool_limit;
+    uint32_t *bq;            /* bypass: pool warps a barrier released, arrival order; outside any group */
+    unsigned nbq;
     dwf_lut lut;
     uint64_t window;         /* scheduler cycle of the lookup budget */
     unsigned lookups_left;

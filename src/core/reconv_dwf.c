@@ -58,6 +58,7 @@ static void *dwf_create(sm *s)
     d->est = g_new0(uint8_t, n);
     d->parked = g_new0(bool, n);
     d->pfull = g_new0(bool, n);
+    d->barw = g_new0(bool, n);
     d->tid = g_malloc0(n * sizeof *d->tid);
     d->mask = g_new0(uint32_t, n);
     d->gnext = g_new0(uint32_t, n);
@@ -75,6 +76,7 @@ static void *dwf_create(sm *s)
     d->live = g_new0(unsigned, p->max_warps);
     d->g = g_new0(dgroup, n);
     d->cnt = g_new0(uint32_t, n);
+    d->gpc = g_new0(uint32_t, n);
     d->hpos = g_new0(int, n);
     d->gfree = g_new(uint32_t, n);
     for (unsigned i = 0; i < n; i++)
@@ -83,6 +85,7 @@ static void *dwf_create(sm *s)
     d->gmap = g_hash_table_new(g_direct_hash, g_direct_equal);
     d->pool = g_new(uint32_t, n);
     d->flight = g_new(uint32_t, n);
+    d->bq = g_new(uint32_t, n);
     d->pool_limit = p->dwf_pool_entries ? p->dwf_pool_entries : n;
     if (p->dwf_lut_entries)
         dwf_lut_init(&d->lut, p->dwf_lut_entries / p->dwf_lut_assoc, p->dwf_lut_assoc);
@@ -90,6 +93,7 @@ static void *dwf_create(sm *s)
         dwf_lut_init(&d->lut, 1, n);
     d->window = UINT64_MAX;
     dwf_heap_init(&d->heap, n);
+    d->heap.tie = p->dwf_heap_tie == DWF_TIE_PC ? d->gpc : NULL;
     d->maj = NONE;
     d->spill = g_new(uint32_t, n);
     d->msets = p->dwf_mheap_lut_entries / p->dwf_mheap_lut_assoc;
@@ -104,6 +108,7 @@ static void dwf_destroy(void *state)
     g_free(d->est);
     g_free(d->parked);
     g_free(d->pfull);
+    g_free(d->barw);
     g_free(d->tid);
     g_free(d->mask);
     g_free(d->gnext);
@@ -121,11 +126,13 @@ static void dwf_destroy(void *state)
     g_free(d->live);
     g_free(d->g);
     g_free(d->cnt);
+    g_free(d->gpc);
     g_free(d->hpos);
     g_free(d->gfree);
     g_hash_table_destroy(d->gmap);
     g_free(d->pool);
     g_free(d->flight);
+    g_free(d->bq);
     dwf_lut_free(&d->lut);
     dwf_heap_free(&d->heap);
     g_free(d->spill);
@@ -178,6 +185,7 @@ static uint32_t group_of(dwf_state *d, uint64_t key, bool create)
     uint32_t g = d->gfree[--d->ngfree];
     d->g[g] = (dgroup){.used = true, .key = key, .head = NONE, .tail = NONE};
     d->cnt[g] = 0;
+    d->gpc[g] = (uint32_t)key;
     d->hpos[g] = -1;
     d->ng++;
     g_hash_table_insert(d->gmap, (gpointer)(uintptr_t)(key + 1), GUINT_TO_POINTER(g + 1));
@@ -245,7 +253,8 @@ static void maj_unspill(sm *s, dwf_state *d, uint64_t k)
 }
 
 /* A new pool warp for key at cycle k, on hw warp hw's entity bookkeeping. */
-uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
+/* A pool entry for key at cycle k, in no group yet. */
+static unsigned pool_entry(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
 {
     unsigned e = sm_entity_new(s, hw, -1);
     s->ent[e].pc = (uint32_t)key;
@@ -256,6 +265,17 @@ uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k
     d->seq[e] = d->nseq++;
     d->key[e] = key;
     d->pdmin[e] = UINT32_MAX;
+    d->grp[e] = NONE;
+    d->parked[e] = false;
+    d->pool[d->npool++] = e;
+    if (d->npool > d->pool_max)
+        d->pool_max = d->npool;
+    return e;
+}
+
+uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
+{
+    unsigned e = pool_entry(s, d, key, hw, k);
     uint32_t g = group_of(d, key, true);
     d->grp[e] = g;
     /* DMaj issues only the Majority Entry's warps: the others leave the
@@ -270,9 +290,6 @@ uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k
     else
         d->g[g].head = e;
     d->g[g].tail = e;
-    d->pool[d->npool++] = e;
-    if (d->npool > d->pool_max)
-        d->pool_max = d->npool;
     return e;
 }
 
@@ -282,7 +299,8 @@ void dwf_pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
     d->tid[e][l] = (uint16_t)t;
     d->mask[e] |= UINT32_C(1) << l;
     s->ent[e].active = d->mask[e];
-    d->cnt[d->grp[e]]++;
+    if (d->grp[e] != NONE)   /* a barrier-queue warp counts in no group */
+        d->cnt[d->grp[e]]++;
     if (d->pd[t] < d->pdmin[e])
         d->pdmin[e] = d->pd[t];
 }
@@ -297,25 +315,29 @@ static void remove_at(uint32_t *a, unsigned *n, uint32_t v)
         }
 }
 
-/* Pool warp e issues: it leaves the pool, its group and the LUT, and becomes
- * the carrier of its threads. */
+/* Pool warp e issues: it leaves the pool, its group and the LUT (or the
+ * barrier queue), and becomes the carrier of its threads. */
 static void pool_issue(dwf_state *d, unsigned e)
 {
     uint32_t g = d->grp[e];
-    if (d->gprev[e] != NONE)
-        d->gnext[d->gprev[e]] = d->gnext[e];
-    else
-        d->g[g].head = d->gnext[e];
-    if (d->gnext[e] != NONE)
-        d->gprev[d->gnext[e]] = d->gprev[e];
-    else
-        d->g[g].tail = d->gprev[e];
-    d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
-    dwf_lut_invalidate(&d->lut, d->key[e], e);
+    if (g == NONE) {
+        remove_at(d->bq, &d->nbq, e);
+    } else {
+        if (d->gprev[e] != NONE)
+            d->gnext[d->gprev[e]] = d->gnext[e];
+        else
+            d->g[g].head = d->gnext[e];
+        if (d->gnext[e] != NONE)
+            d->gprev[d->gnext[e]] = d->gprev[e];
+        else
+            d->g[g].tail = d->gprev[e];
+        d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
+        dwf_lut_invalidate(&d->lut, d->key[e], e);
+    }
     remove_at(d->pool, &d->npool, e);
     d->est[e] = E_FLIGHT;
     d->flight[d->nflight++] = e;
-    if (g != d->maj)
+    if (g != NONE && g != d->maj)
         group_release(d, g);
 }
 
@@ -363,6 +385,42 @@ static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
         d->mask[e] &= ~taken;
     }
     return true;
+}
+
+/* core.dwf_barrier_lut = bypass: carrier e, released from a barrier,
+ * becomes a pool warp of its own on its lanes, without a LUT lookup and in
+ * no group (DMaj's heap does not count it), at the end of the barrier
+ * queue, whose warps issue first (GPGPU-Sim 2.1's dwf.cc, the thesis's
+ * simulator: update_warp_at_barrier gives each thread group that reaches
+ * a barrier a warp of its own in its CTA's barrier queue, and issue_warp
+ * issues that queue's warps before the policy's once the barrier is
+ * released). Returns 0 when done, 1 when the pool is full (retried), 2
+ * when e cannot take this path (its threads disagree on the next pc, or it
+ * is a cross-lane instruction's: the LUT's path). */
+static int bar_write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
+{
+    unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
+    uint32_t pc = d->npc[d->tid[e][first]];
+    for (uint32_t m = d->mask[e]; m; m &= m - 1)
+        if (d->npc[d->tid[e][__builtin_ctz(m)]] != pc)
+            return 2;
+    const isa_program *prog = sm_prog_of(s, e);
+    if (pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc)))
+        return 2;
+    if (d->npool + 1 > d->pool_limit) {
+        d->pool_full++;
+        d->pfull[e] = true;
+        return 1;
+    }
+    d->pfull[e] = false;
+    unsigned w = pool_entry(s, d, (uint64_t)s->ent[e].cta << 32 | pc, d->tid[e][first] / d->ws, k);
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        dwf_pool_add(s, d, w, l, d->tid[e][l]);
+    }
+    d->bq[d->nbq++] = w;
+    d->mask[e] = 0;
+    return 0;
 }
 
 static void sample(sm *s, dwf_state *d, uint64_t k)
@@ -414,28 +472,33 @@ static void dwf_before_cycle(sm *s, uint64_t k)
             i++;
             continue;
         }
-        if (write_back(s, d, e, k)) {
+        int bar = d->barw[e] ? bar_write_back(s, d, e, k) : 2;
+        if (bar == 2)
+            d->barw[e] = false;
+        if (bar == 0 || (bar == 2 && write_back(s, d, e, k))) {
+            d->barw[e] = false;
             memmove(&d->flight[i], &d->flight[i + 1], (d->nflight - i - 1) * sizeof d->flight[0]);
             d->nflight--;
             d->est[e] = E_FREE;
             sm_entity_free(s, e);
         } else {
             /* the rest waits for the next scheduler cycle's lookups or a free entry */
-            w->ready_at = s->p.dwf_lut_lookups && !d->lookups_left ? (d->window + 1) * d->P : k + 1;
+            w->ready_at = bar == 2 && s->p.dwf_lut_lookups && !d->lookups_left ? (d->window + 1) * d->P : k + 1;
             i++;
         }
     }
     if (d->ng > d->pcs_max)
         d->pcs_max = d->ng;
     /* A rebalancing heap holds the issue ([T] Fig. 4.5): the pool warps wait
-     * until it is done, which also tells the SM when to wake up. */
+     * until it is done, which also tells the SM when to wake up; a released
+     * barrier's warps do not (the simulator issues them before the heap). */
     if (d->heap_busy > k && d->npool) {
         uint64_t from = heap_stall_from(s, d, k);
         if (d->heap_busy > from)
             d->heap_stalls += d->heap_busy - from;
         d->heap_counted = d->heap_busy;
         for (unsigned i = 0; i < d->npool; i++)
-            if (s->ent[d->pool[i]].ready_at < d->heap_busy)
+            if (d->grp[d->pool[i]] != NONE && s->ent[d->pool[i]].ready_at < d->heap_busy)
                 s->ent[d->pool[i]].ready_at = d->heap_busy;
     }
 }
@@ -551,6 +614,9 @@ static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *sta
     dwf_state *d = s->rc_state;
     if (!d->npool)
         return -1;
+    for (unsigned i = 0; i < d->nbq; i++)   /* bypass: a released barrier's warps first */
+        if (status[d->bq[i]] == WS_READY)
+            return (int)d->bq[i];
     bool maj = s->p.dwf_policy == DWF_POL_MAJ;
     int e = maj ? pick_maj(s, d, k, false, wake, status, v) : pick_ordered(s, d, false, status);
     if (e < 0 && stuck(s, d))
@@ -603,7 +669,7 @@ static void dwf_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
 
 static void dwf_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
-    (void)pc, (void)o;
+    (void)o;
     dwf_state *d = s->rc_state;
     if (!d->mask[e]) {
         remove_at(d->flight, &d->nflight, e);
@@ -612,6 +678,8 @@ static void dwf_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
         return;
     }
     s->ent[e].active = d->mask[e];
+    d->barw[e] = s->p.dwf_barrier_lut == DWF_BAR_BYPASS &&
+                 isa_program_inst(sm_prog_of(s, e), pc)->cls == ISA_CLASS_BARRIER;
     if (d->bank_extra) {   /* register-bank conflict: every lane waits ([T] Fig. 4.2c) */
         s->sc[s->ent[e].sched].port_free += d->bank_extra;
         s->ent[e].ready_at += d->bank_extra;
