@@ -33,6 +33,7 @@ typedef struct dwf_state {
     uint64_t nseq;
     /* per thread (hw * ws + original lane) */
     uint8_t *home;
+    uint32_t hlanes[ISA_MAX_LANES];   /* per home lane h: the lanes its threads may take (core.dwf_home_lane) */
     uint32_t *pd;
     uint32_t *npc;           /* next pc */
     unsigned *live;          /* per hw warp: threads not exited */
@@ -76,8 +77,19 @@ typedef struct dwf_state {
 
 /* reconv_dwf.c: the pool */
 uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k);
-void dwf_pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t);
 void dwf_maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count);
+
+/* Thread t joins pool warp e on lane l (per thread: inline in both files). */
+static inline void dwf_pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
+{
+    d->tid[e][l] = (uint16_t)t;
+    d->mask[e] |= UINT32_C(1) << l;
+    s->ent[e].active = d->mask[e];
+    if (d->grp[e] != NONE)   /* a barrier-queue warp counts in no group */
+        d->cnt[d->grp[e]]++;
+    if (d->pd[t] < d->pdmin[e])
+        d->pdmin[e] = d->pd[t];
+}
 
 /* dwf_place.c: lane placement */
 bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k);

@@ -26,16 +26,15 @@ static unsigned older_warps(dwf_state *d, unsigned e)
 
 /* Lanes a thread of home lane h may take: dwf_home_lanes over the pipeline
  * lanes (core.dwf_home_lane = pipe) or the warp's slots. */
-static uint32_t home_lanes(const sm *s, const dwf_state *d, unsigned h, bool xl)
+static uint32_t home_lanes(const dwf_state *d, unsigned h, bool xl)
 {
-    bool pipe = !xl && s->p.dwf_home_lane == DWF_HOME_PIPE;
-    return dwf_home_lanes(h, pipe ? s->p.simd_width : d->ws, d->ws);
+    return xl ? UINT32_C(1) << h : d->hlanes[h];
 }
 
 /* Lane-aware placement of ts[0..n) among the np warps d->pocc[] (the LUT's
  * last; dwf_las_lane): lane[i] and wi[i] (np = the new warp, whose lanes go
  * to *nocc). Returns whether a thread missed the LUT's warp (a conflict). */
-static bool las_place(const sm *s, dwf_state *d, const unsigned *ts, unsigned n, bool xl, unsigned np, bool any,
+static bool las_place(dwf_state *d, const unsigned *ts, unsigned n, bool xl, unsigned np, bool any,
                       uint8_t *lane, unsigned *wi, uint32_t *nocc)
 {
     uint32_t *occ = d->ptake;   /* working copy: lanes taken so far */
@@ -44,7 +43,7 @@ static bool las_place(const sm *s, dwf_state *d, const unsigned *ts, unsigned n,
     bool miss = false;
     for (unsigned i = 0; i < n; i++) {
         unsigned h = xl ? ts[i] % d->ws : d->home[ts[i]], l;
-        unsigned w = dwf_las_lane(home_lanes(s, d, h, xl), occ, np, any, *nocc, &l);
+        unsigned w = dwf_las_lane(home_lanes(d, h, xl), occ, np, any, *nocc, &l);
         if (w == np)
             *nocc |= UINT32_C(1) << l;
         else
@@ -60,13 +59,13 @@ static bool las_place(const sm *s, dwf_state *d, const unsigned *ts, unsigned n,
  * into a warp holding *occ: with home (core.dwf_bank_place = home) first
  * those whose home lane is free take it, then the rest the lowest free
  * lanes in order. Returns the threads left without a lane. */
-static uint32_t free_fill(const sm *s, const dwf_state *d, const unsigned *ts, uint32_t want, uint32_t *occ,
+static uint32_t free_fill(const dwf_state *d, const unsigned *ts, uint32_t want, uint32_t *occ,
                           bool home, uint8_t *lane)
 {
     uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
     for (uint32_t m = home ? want : 0; m; m &= m - 1) {
         unsigned i = (unsigned)__builtin_ctz(m);
-        uint32_t f = home_lanes(s, d, d->home[ts[i]], false) & ~*occ;
+        uint32_t f = home_lanes(d, d->home[ts[i]], false) & ~*occ;
         if (f) {
             lane[i] = (uint8_t)__builtin_ctz(f);
             *occ |= f & -f;
@@ -100,16 +99,16 @@ bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, uns
     if (las) {
         d->pw[0] = e ? e->idx : NONE;
         d->pocc[0] = occ;
-        miss = las_place(s, d, ts, n, xl, 1, false, lane, wi, &nocc);
+        miss = las_place(d, ts, n, xl, 1, false, lane, wi, &nocc);
         if (miss && e && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl) {
             np = older_warps(d, e->idx);
-            las_place(s, d, ts, n, xl, np, true, lane, wi, &nocc);
+            las_place(d, ts, n, xl, np, true, lane, wi, &nocc);
         }
     } else {
         bool home = s->p.dwf_rf == DWF_RF_BANKS && s->p.dwf_bank_place == DWF_PLACE_HOME;
         uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1, o = occ;
-        uint32_t left = free_fill(s, d, ts, all, &o, home, lane);
-        free_fill(s, d, ts, left, &nocc, home, lane);
+        uint32_t left = free_fill(d, ts, all, &o, home, lane);
+        free_fill(d, ts, left, &nocc, home, lane);
         for (unsigned i = 0; i < n; i++)
             wi[i] = left >> i & 1;
     }

@@ -54,6 +54,8 @@ static void *dwf_create(sm *s)
     const core_params *p = &s->p;
     unsigned n = s->nent_cap, nt = p->max_warps * p->warp_size;
     d->ws = p->warp_size;
+    for (unsigned h = 0; h < d->ws; h++)
+        d->hlanes[h] = dwf_home_lanes(h, p->dwf_home_lane == DWF_HOME_PIPE ? p->simd_width : d->ws, d->ws);
     d->P = s->passes_port ? s->passes_port : 1;
     d->est = g_new0(uint8_t, n);
     d->parked = g_new0(bool, n);
@@ -291,18 +293,6 @@ uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k
         d->g[g].head = e;
     d->g[g].tail = e;
     return e;
-}
-
-/* Thread t joins pool warp e on lane l. */
-void dwf_pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
-{
-    d->tid[e][l] = (uint16_t)t;
-    d->mask[e] |= UINT32_C(1) << l;
-    s->ent[e].active = d->mask[e];
-    if (d->grp[e] != NONE)   /* a barrier-queue warp counts in no group */
-        d->cnt[d->grp[e]]++;
-    if (d->pd[t] < d->pdmin[e])
-        d->pdmin[e] = d->pd[t];
 }
 
 static void remove_at(uint32_t *a, unsigned *n, uint32_t v)
