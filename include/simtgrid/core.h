@@ -60,6 +60,13 @@ enum { DWF_SWZ_XOR, DWF_SWZ_ROTATE };
 /* Where a banks register file puts a thread (core.dwf_bank_place): the
  * lowest free lane, or its home lane first. */
 enum { DWF_PLACE_LOW, DWF_PLACE_HOME };
+/* Threads a barrier releases (core.dwf_barrier_lut): written back through
+ * the PC-warp LUT, or each carrier a pool warp of its own that issues
+ * first (the thesis's simulator). */
+enum { DWF_BAR_LOOKUP, DWF_BAR_BYPASS };
+/* DMaj's order of pcs with as many threads (core.dwf_heap_tie): heap
+ * position, or the smaller pc first (the thesis's simulator). */
+enum { DWF_TIE_POSITION, DWF_TIE_PC };
 typedef enum core_2lev_trigger { CORE_2LEV_LONGLAT, CORE_2LEV_NOFETCH } core_2lev_trigger;
 /* Two-level: the group that becomes top, the next in order or the one fetched from. */
 typedef enum core_2lev_select { CORE_2LEV_NEXT, CORE_2LEV_FETCHABLE } core_2lev_select;
@@ -115,6 +122,8 @@ typedef struct core_params {
     unsigned dwf_home_lane;        /* DWF_HOME_* */
     unsigned dwf_swizzle_map;      /* DWF_SWZ_* */
     unsigned dwf_bank_place;       /* DWF_PLACE_* */
+    unsigned dwf_barrier_lut;      /* DWF_BAR_* */
+    unsigned dwf_heap_tie;         /* DWF_TIE_* */
     bool dwf_swizzle;
     unsigned dwf_pool_entries;     /* 0 = infinite */
     unsigned dwf_lut_entries, dwf_lut_assoc, dwf_lut_lookups;

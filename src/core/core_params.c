@@ -14,6 +14,8 @@ static const char *const dwf_bank_names[] = {[DWF_BANK_LANE] = "lane", [DWF_BANK
 static const char *const dwf_home_names[] = {[DWF_HOME_SLOT] = "slot", [DWF_HOME_PIPE] = "pipe", NULL};
 static const char *const dwf_swz_names[] = {[DWF_SWZ_XOR] = "xor", [DWF_SWZ_ROTATE] = "rotate", NULL};
 static const char *const dwf_place_names[] = {[DWF_PLACE_LOW] = "low", [DWF_PLACE_HOME] = "home", NULL};
+static const char *const dwf_bar_names[] = {[DWF_BAR_LOOKUP] = "lookup", [DWF_BAR_BYPASS] = "bypass", NULL};
+static const char *const dwf_tie_names[] = {[DWF_TIE_POSITION] = "position", [DWF_TIE_PC] = "pc", NULL};
 static const char *const dws_mem_names[] = {[CORE_DWS_MEM_OFF] = "off", [CORE_DWS_AGGRESS] = "aggress",
                                              [CORE_DWS_LAZY] = "lazy", [CORE_DWS_REVIVE] = "revive",
                                              [CORE_DWS_SLIP] = "slip", NULL};
@@ -53,6 +55,8 @@ static const param_bind binds[] = {
     PB_ENUM(core_params, "core.dwf_home_lane", dwf_home_lane, dwf_home_names),
     PB_ENUM(core_params, "core.dwf_swizzle_map", dwf_swizzle_map, dwf_swz_names),
     PB_ENUM(core_params, "core.dwf_bank_place", dwf_bank_place, dwf_place_names),
+    PB_ENUM(core_params, "core.dwf_barrier_lut", dwf_barrier_lut, dwf_bar_names),
+    PB_ENUM(core_params, "core.dwf_heap_tie", dwf_heap_tie, dwf_tie_names),
     B(dwf_swizzle), U(dwf_pool_entries), U(dwf_lut_entries), U(dwf_lut_assoc), U(dwf_lut_lookups),
     U(dwf_heap_entries), U(dwf_mheap_lut_entries), U(dwf_mheap_lut_assoc), U(dwf_heap_ports),
     U(dws_wst_entries), U(dws_slots), U(dws_block_limit), B(dws_branch_split), B(dws_nested_split), B(dws_loop_split), B(dws_pc_merge), B(dws_pc_merge_resume),

@@ -1,6 +1,9 @@
-/* DMaj max-heap (dwf_heap.h). A child replaces its parent only when its
- * count is strictly larger, so equal counts keep their order of arrival
- * as far as the heap shape allows. */
+/* DMaj max-heap (dwf_heap.h). A child replaces its parent only when it is
+ * strictly above it: a larger count, or (with a tie key) as large a count
+ * and a smaller key; without one, equal counts keep their order of
+ * arrival as far as the heap shape allows. */
+#include <stdbool.h>
+
 #include <glib.h>
 
 #include "core/dwf_heap.h"
@@ -10,6 +13,7 @@ void dwf_heap_init(dwf_heap *q, unsigned cap)
     q->cap = cap ? cap : 16;
     q->h = g_new(unsigned, q->cap);
     q->n = 0;
+    q->tie = NULL;
 }
 
 void dwf_heap_free(dwf_heap *q) { g_free(q->h); }
@@ -23,12 +27,20 @@ static void swap(dwf_heap *q, unsigned a, unsigned b, int *pos)
     pos[q->h[b]] = (int)b;
 }
 
+/* Group a belongs above group b. */
+static bool above(const dwf_heap *q, unsigned a, unsigned b, const uint32_t *cnt)
+{
+    if (cnt[a] != cnt[b])
+        return cnt[a] > cnt[b];
+    return q->tie && q->tie[a] < q->tie[b];
+}
+
 static unsigned sift_up(dwf_heap *q, unsigned i, const uint32_t *cnt, int *pos)
 {
     unsigned swaps = 0;
     while (i > 0) {
         unsigned p = (i - 1) / 2;
-        if (cnt[q->h[p]] >= cnt[q->h[i]])
+        if (!above(q, q->h[i], q->h[p], cnt))
             break;
         swap(q, p, i, pos);
         i = p;
@@ -64,9 +76,9 @@ unsigned dwf_heap_pop(dwf_heap *q, const uint32_t *cnt, int *pos, unsigned *g)
     unsigned i = 0, swaps = 0;
     for (;;) {
         unsigned l = 2 * i + 1, r = l + 1, m = i;
-        if (l < q->n && cnt[q->h[l]] > cnt[q->h[m]])
+        if (l < q->n && above(q, q->h[l], q->h[m], cnt))
             m = l;
-        if (r < q->n && cnt[q->h[r]] > cnt[q->h[m]])
+        if (r < q->n && above(q, q->h[r], q->h[m], cnt))
             m = r;
         if (m == i)
             break;

@@ -3,7 +3,9 @@
  * heap of pc groups keyed on their thread count CNT. The counts and each
  * group's heap position (-1: not in the heap; the MHeap LUT's back-pointer)
  * live with the caller; every call returns the swaps it made, which the
- * limited heap turns into rebalancing cycles. Pure, tested alone. */
+ * limited heap turns into rebalancing cycles. Equal counts: the one above
+ * stays above, or with a tie key (tie[g], e.g. the pc) the smaller key
+ * goes above (core.dwf_heap_tie). Pure, tested alone. */
 #ifndef SIMTGRID_CORE_DWF_HEAP_H
 #define SIMTGRID_CORE_DWF_HEAP_H
 
@@ -12,6 +14,7 @@
 typedef struct dwf_heap {
     unsigned *h;       /* group ids, h[0] the root */
     unsigned n, cap;
+    const uint32_t *tie;   /* NULL: no tie key (set by the caller, read on every compare) */
 } dwf_heap;
 
 void dwf_heap_init(dwf_heap *q, unsigned cap);

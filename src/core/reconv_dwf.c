@@ -36,76 +36,15 @@
  * Cross-lane instructions (ballot, vote, shfl, ...) are not in the thesis's
  * PISA: so that their results are the static warp's, their pool warps are
  * formed per hardware warp on the threads' original lanes and issue when
- * they hold every live thread of it (or when nothing else can move). */
-#include <limits.h>
+ * they hold every live thread of it (or when nothing else can move).
+ *
+ * The state is dwf_internal.h's; where a thread group's threads go (the
+ * LUT's warp, older warps, a new warp, on which lanes) and what a `banks`
+ * warp's bank conflicts cost are dwf_place.c's. */
 #include <string.h>
 
-#include "core/dwf_heap.h"
-#include "core/dwf_lut.h"
-#include "core/sm_internal.h"
+#include "core/dwf_internal.h"
 #include "simtgrid/bits.h"
-
-#define NONE UINT32_MAX
-#define XLANE_KEY (UINT64_C(1) << 63)   /* cross-lane pool warps: key per hw warp */
-
-enum { E_FREE, E_POOL, E_FLIGHT };
-
-typedef struct dgroup {
-    bool used;
-    uint64_t key;
-    uint32_t head, tail;     /* its pool warps, oldest first */
-} dgroup;
-
-typedef struct dwf_state {
-    unsigned ws, P;          /* warp size; pipeline cycles per scheduler cycle */
-    /* per entity */
-    uint8_t *est;
-    bool *parked;            /* DMaj: a pool warp outside the Majority Entry, not a scheduler member */
-    bool *pfull;             /* a carrier waiting for a free pool entry */
-    uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
-    uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
-    uint64_t *seq, *key;
-    uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes taken so far */
-    uint64_t nseq;
-    /* per thread (hw * ws + original lane) */
-    uint8_t *home;
-    uint32_t *pd;
-    uint32_t *npc;           /* next pc */
-    unsigned *live;          /* per hw warp: threads not exited */
-    /* pc groups */
-    dgroup *g;
-    uint32_t *cnt;           /* threads in the pool per group (the heap's key) */
-    int *hpos;               /* heap position; -1 none; -2 spilled */
-    unsigned ng;
-    uint32_t *gfree;
-    unsigned ngfree;
-    GHashTable *gmap;        /* key + 1 -> group + 1 */
-    /* the pool, in formation order, and the carriers, in issue order */
-    uint32_t *pool, *flight;
-    unsigned npool, nflight, pool_limit;
-    dwf_lut lut;
-    uint64_t window;         /* scheduler cycle of the lookup budget */
-    unsigned lookups_left;
-    /* DMaj */
-    dwf_heap heap;
-    uint32_t maj;            /* group being drained, NONE */
-    uint32_t *spill;
-    unsigned nspill;
-    unsigned *mset;          /* MHeap LUT: entries per set */
-    unsigned msets;
-    uint64_t heap_busy;      /* first cycle the heap is balanced again */
-    uint64_t hport[DWF_HEAP_PORTS_MAX];   /* first free cycle of each heap port */
-    uint64_t heap_counted;   /* heap stall cycles counted up to here */
-    unsigned bank_extra;
-    sm_subwarp sw;           /* the issuing warp */
-    GHashTable *ipdoms;      /* program -> bitmap of reconvergence pcs */
-    /* statistics */
-    uint64_t lookups, las_conflicts, las_full, las_split, bank_cycles, pool_full, port_waits;
-    uint64_t heap_stalls, heap_swaps, heap_spills, issued;
-    uint64_t pool_max, heap_max, pcs_max;
-    uint64_t last_k, first_k, pool_area, heap_area, pcs_area;
-    bool sampled;
-} dwf_state;
 
 static unsigned dwf_capacity(const core_params *p) { return p->max_threads + 2; }
 
@@ -115,10 +54,13 @@ static void *dwf_create(sm *s)
     const core_params *p = &s->p;
     unsigned n = s->nent_cap, nt = p->max_warps * p->warp_size;
     d->ws = p->warp_size;
+    for (unsigned h = 0; h < d->ws; h++)
+        d->hlanes[h] = dwf_home_lanes(h, p->dwf_home_lane == DWF_HOME_PIPE ? p->simd_width : d->ws, d->ws);
     d->P = s->passes_port ? s->passes_port : 1;
     d->est = g_new0(uint8_t, n);
     d->parked = g_new0(bool, n);
     d->pfull = g_new0(bool, n);
+    d->barw = g_new0(bool, n);
     d->tid = g_malloc0(n * sizeof *d->tid);
     d->mask = g_new0(uint32_t, n);
     d->gnext = g_new0(uint32_t, n);
@@ -136,6 +78,7 @@ static void *dwf_create(sm *s)
     d->live = g_new0(unsigned, p->max_warps);
     d->g = g_new0(dgroup, n);
     d->cnt = g_new0(uint32_t, n);
+    d->gpc = g_new0(uint32_t, n);
     d->hpos = g_new0(int, n);
     d->gfree = g_new(uint32_t, n);
     for (unsigned i = 0; i < n; i++)
@@ -144,6 +87,7 @@ static void *dwf_create(sm *s)
     d->gmap = g_hash_table_new(g_direct_hash, g_direct_equal);
     d->pool = g_new(uint32_t, n);
     d->flight = g_new(uint32_t, n);
+    d->bq = g_new(uint32_t, n);
     d->pool_limit = p->dwf_pool_entries ? p->dwf_pool_entries : n;
     if (p->dwf_lut_entries)
         dwf_lut_init(&d->lut, p->dwf_lut_entries / p->dwf_lut_assoc, p->dwf_lut_assoc);
@@ -151,6 +95,7 @@ static void *dwf_create(sm *s)
         dwf_lut_init(&d->lut, 1, n);
     d->window = UINT64_MAX;
     dwf_heap_init(&d->heap, n);
+    d->heap.tie = p->dwf_heap_tie == DWF_TIE_PC ? d->gpc : NULL;
     d->maj = NONE;
     d->spill = g_new(uint32_t, n);
     d->msets = p->dwf_mheap_lut_entries / p->dwf_mheap_lut_assoc;
@@ -165,6 +110,7 @@ static void dwf_destroy(void *state)
     g_free(d->est);
     g_free(d->parked);
     g_free(d->pfull);
+    g_free(d->barw);
     g_free(d->tid);
     g_free(d->mask);
     g_free(d->gnext);
@@ -182,11 +128,13 @@ static void dwf_destroy(void *state)
     g_free(d->live);
     g_free(d->g);
     g_free(d->cnt);
+    g_free(d->gpc);
     g_free(d->hpos);
     g_free(d->gfree);
     g_hash_table_destroy(d->gmap);
     g_free(d->pool);
     g_free(d->flight);
+    g_free(d->bq);
     dwf_lut_free(&d->lut);
     dwf_heap_free(&d->heap);
     g_free(d->spill);
@@ -239,6 +187,7 @@ static uint32_t group_of(dwf_state *d, uint64_t key, bool create)
     uint32_t g = d->gfree[--d->ngfree];
     d->g[g] = (dgroup){.used = true, .key = key, .head = NONE, .tail = NONE};
     d->cnt[g] = 0;
+    d->gpc[g] = (uint32_t)key;
     d->hpos[g] = -1;
     d->ng++;
     g_hash_table_insert(d->gmap, (gpointer)(uintptr_t)(key + 1), GUINT_TO_POINTER(g + 1));
@@ -265,7 +214,7 @@ static void heap_busy_add(sm *s, dwf_state *d, uint64_t k, unsigned swaps, bool 
 }
 
 /* DMaj: group g's count grew; keep the heap in order ([T] Fig. 4.5 INSERT). */
-static void maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
+void dwf_maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count)
 {
     if (g == d->maj || d->hpos[g] == -2)
         return;
@@ -301,12 +250,13 @@ static void maj_unspill(sm *s, dwf_state *d, uint64_t k)
     for (unsigned i = 0; i < n; i++) {
         uint32_t g = d->spill[i];
         d->hpos[g] = -1;
-        maj_insert(s, d, g, k, false);
+        dwf_maj_insert(s, d, g, k, false);
     }
 }
 
 /* A new pool warp for key at cycle k, on hw warp hw's entity bookkeeping. */
-static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
+/* A pool entry for key at cycle k, in no group yet. */
+static unsigned pool_entry(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
 {
     unsigned e = sm_entity_new(s, hw, -1);
     s->ent[e].pc = (uint32_t)key;
@@ -317,6 +267,17 @@ static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_
     d->seq[e] = d->nseq++;
     d->key[e] = key;
     d->pdmin[e] = UINT32_MAX;
+    d->grp[e] = NONE;
+    d->parked[e] = false;
+    d->pool[d->npool++] = e;
+    if (d->npool > d->pool_max)
+        d->pool_max = d->npool;
+    return e;
+}
+
+uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
+{
+    unsigned e = pool_entry(s, d, key, hw, k);
     uint32_t g = group_of(d, key, true);
     d->grp[e] = g;
     /* DMaj issues only the Majority Entry's warps: the others leave the
@@ -331,21 +292,7 @@ static uint32_t pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_
     else
         d->g[g].head = e;
     d->g[g].tail = e;
-    d->pool[d->npool++] = e;
-    if (d->npool > d->pool_max)
-        d->pool_max = d->npool;
     return e;
-}
-
-/* Thread t joins pool warp e on lane l. */
-static void pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, unsigned t)
-{
-    d->tid[e][l] = (uint16_t)t;
-    d->mask[e] |= UINT32_C(1) << l;
-    s->ent[e].active = d->mask[e];
-    d->cnt[d->grp[e]]++;
-    if (d->pd[t] < d->pdmin[e])
-        d->pdmin[e] = d->pd[t];
 }
 
 static void remove_at(uint32_t *a, unsigned *n, uint32_t v)
@@ -358,171 +305,33 @@ static void remove_at(uint32_t *a, unsigned *n, uint32_t v)
         }
 }
 
-/* Pool warp e issues: it leaves the pool, its group and the LUT, and becomes
- * the carrier of its threads. */
+/* Pool warp e issues: it leaves the pool, its group and the LUT (or the
+ * barrier queue), and becomes the carrier of its threads. */
 static void pool_issue(dwf_state *d, unsigned e)
 {
     uint32_t g = d->grp[e];
-    if (d->gprev[e] != NONE)
-        d->gnext[d->gprev[e]] = d->gnext[e];
-    else
-        d->g[g].head = d->gnext[e];
-    if (d->gnext[e] != NONE)
-        d->gprev[d->gnext[e]] = d->gprev[e];
-    else
-        d->g[g].tail = d->gprev[e];
-    d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
-    dwf_lut_invalidate(&d->lut, d->key[e], e);
+    if (g == NONE) {
+        remove_at(d->bq, &d->nbq, e);
+    } else {
+        if (d->gprev[e] != NONE)
+            d->gnext[d->gprev[e]] = d->gnext[e];
+        else
+            d->g[g].head = d->gnext[e];
+        if (d->gnext[e] != NONE)
+            d->gprev[d->gnext[e]] = d->gprev[e];
+        else
+            d->g[g].tail = d->gprev[e];
+        d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
+        dwf_lut_invalidate(&d->lut, d->key[e], e);
+    }
     remove_at(d->pool, &d->npool, e);
     d->est[e] = E_FLIGHT;
     d->flight[d->nflight++] = e;
-    if (g != d->maj)
+    if (g != NONE && g != d->maj)
         group_release(d, g);
 }
 
-/* ---- write-back: a thread group into the pool ([T] 4.2) ------------------- */
-
-/* core.dwf_las_merge = any: the pool warps of LUT warp e's pc into pw[] and
- * their lanes into pocc[], oldest first, e last; returns how many. */
-static unsigned older_warps(dwf_state *d, unsigned e)
-{
-    unsigned n = 0;
-    for (uint32_t w = d->g[d->grp[e]].head; w != NONE; w = d->gnext[w])
-        if (w != e) {
-            d->pw[n] = w;
-            d->pocc[n++] = d->mask[w];
-        }
-    d->pw[n] = e;
-    d->pocc[n] = d->mask[e];
-    return n + 1;
-}
-
-/* Lanes a thread of home lane h may take: dwf_home_lanes over the pipeline
- * lanes (core.dwf_home_lane = pipe) or the warp's slots. */
-static uint32_t home_lanes(const sm *s, const dwf_state *d, unsigned h, bool xl)
-{
-    bool pipe = !xl && s->p.dwf_home_lane == DWF_HOME_PIPE;
-    return dwf_home_lanes(h, pipe ? s->p.simd_width : d->ws, d->ws);
-}
-
-/* Lane-aware placement of ts[0..n) among the np warps d->pocc[] (the LUT's
- * last; dwf_las_lane): lane[i] and wi[i] (np = the new warp, whose lanes go
- * to *nocc). Returns whether a thread missed the LUT's warp (a conflict). */
-static bool las_place(const sm *s, dwf_state *d, const unsigned *ts, unsigned n, bool xl, unsigned np, bool any,
-                      uint8_t *lane, unsigned *wi, uint32_t *nocc)
-{
-    uint32_t *occ = d->ptake;   /* working copy: lanes taken so far */
-    memcpy(occ, d->pocc, np * sizeof *occ);
-    *nocc = 0;
-    bool miss = false;
-    for (unsigned i = 0; i < n; i++) {
-        unsigned h = xl ? ts[i] % d->ws : d->home[ts[i]], l;
-        unsigned w = dwf_las_lane(home_lanes(s, d, h, xl), occ, np, any, *nocc, &l);
-        if (w == np)
-            *nocc |= UINT32_C(1) << l;
-        else
-            occ[w] |= UINT32_C(1) << l;
-        miss |= w != np - 1;
-        lane[i] = (uint8_t)l;
-        wi[i] = w;
-    }
-    return miss;
-}
-
-/* Any-lane placement (ideal, banks) of the threads `want` (bit i: ts[i])
- * into a warp holding *occ: with home (core.dwf_bank_place = home) first
- * those whose home lane is free take it, then the rest the lowest free
- * lanes in order. Returns the threads left without a lane. */
-static uint32_t free_fill(const sm *s, const dwf_state *d, const unsigned *ts, uint32_t want, uint32_t *occ,
-                          bool home, uint8_t *lane)
-{
-    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
-    for (uint32_t m = home ? want : 0; m; m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        uint32_t f = home_lanes(s, d, d->home[ts[i]], false) & ~*occ;
-        if (f) {
-            lane[i] = (uint8_t)__builtin_ctz(f);
-            *occ |= f & -f;
-            want &= ~(UINT32_C(1) << i);
-        }
-    }
-    for (uint32_t m = want; m && (full & ~*occ); m &= m - 1) {
-        unsigned i = (unsigned)__builtin_ctz(m);
-        uint32_t f = full & ~*occ;
-        lane[i] = (uint8_t)__builtin_ctz(f);
-        *occ |= f & -f;
-        want &= ~(UINT32_C(1) << i);
-    }
-    return want;
-}
-
-/* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
- * when the pool lacks the entries it would need. */
-static bool insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
-{
-    bool xl = key & XLANE_KEY;
-    bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
-    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
-    uint8_t lane[ISA_MAX_LANES];
-    unsigned wi[ISA_MAX_LANES];   /* warp of each thread: d->pw[] index, np - 1 the LUT's, np a new one */
-    d->lookups++;
-    dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
-    uint32_t occ = e ? e->occ : 0, nocc = 0;
-    unsigned np = 1;   /* the pc's pool warps placement considers, the LUT's last */
-    bool miss = false;
-    if (las) {
-        d->pw[0] = e ? e->idx : NONE;
-        d->pocc[0] = occ;
-        miss = las_place(s, d, ts, n, xl, 1, false, lane, wi, &nocc);
-        if (miss && e && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl) {
-            np = older_warps(d, e->idx);
-            las_place(s, d, ts, n, xl, np, true, lane, wi, &nocc);
-        }
-    } else {
-        bool home = s->p.dwf_rf == DWF_RF_BANKS && s->p.dwf_bank_place == DWF_PLACE_HOME;
-        uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1, o = occ;
-        uint32_t left = free_fill(s, d, ts, all, &o, home, lane);
-        free_fill(s, d, ts, left, &nocc, home, lane);
-        for (unsigned i = 0; i < n; i++)
-            wi[i] = left >> i & 1;
-    }
-    bool conflict = nocc != 0;
-    unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
-    if (d->npool + need > d->pool_limit) {
-        d->lookups--;   /* retried: counted when it succeeds */
-        if (!e)
-            d->lut.misses--;
-        return false;
-    }
-    unsigned hw = ts[0] / d->ws;
-    if (!e) {
-        e = dwf_lut_insert(&d->lut, key, pool_new(s, d, key, hw, k));
-    }
-    unsigned old = e->idx, nw = conflict ? pool_new(s, d, key, hw, k) : NONE;
-    if (miss) {   /* which kind: docs/core.md "Dynamic warp formation" */
-        bool joined = false;
-        for (unsigned i = 0; i < n; i++)
-            joined |= wi[i] == np - 1;
-        d->las_conflicts++;
-        if ((e->occ & full) == full)
-            d->las_full++;
-        else if (joined)
-            d->las_split++;
-    }
-    for (unsigned i = 0; i < n; i++) {
-        unsigned target = wi[i] == np ? nw : wi[i] == np - 1 ? old : d->pw[wi[i]];
-        pool_add(s, d, target, lane[i], ts[i]);
-    }
-    if (nw != NONE) {   /* the LUT follows the new warp; the old one is never updated again */
-        e->idx = nw;
-        e->occ = nocc;
-    } else {
-        e->occ = d->mask[old];
-    }
-    if (s->p.dwf_policy == DWF_POL_MAJ)
-        maj_insert(s, d, d->grp[old], k, true);
-    return true;
-}
+/* ---- write-back: a carrier's thread groups into the pool ([T] 4.2) -------- */
 
 /* Carrier e writes back at cycle k: its thread groups, one LUT lookup each,
  * while the scheduler cycle's lookups last. Returns true when it is empty. */
@@ -556,7 +365,7 @@ static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
         if (xl)
             key = XLANE_KEY | (uint64_t)(d->tid[e][first] / d->ws) << 32 | pc;
         d->pfull[e] = false;
-        if (!insert_group(s, d, key, ts, n, k)) {
+        if (!dwf_insert_group(s, d, key, ts, n, k)) {
             d->pool_full++;
             d->pfull[e] = true;
             return false;
@@ -566,6 +375,42 @@ static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
         d->mask[e] &= ~taken;
     }
     return true;
+}
+
+/* core.dwf_barrier_lut = bypass: carrier e, released from a barrier,
+ * becomes a pool warp of its own on its lanes, without a LUT lookup and in
+ * no group (DMaj's heap does not count it), at the end of the barrier
+ * queue, whose warps issue first (GPGPU-Sim 2.1's dwf.cc, the thesis's
+ * simulator: update_warp_at_barrier gives each thread group that reaches
+ * a barrier a warp of its own in its CTA's barrier queue, and issue_warp
+ * issues that queue's warps before the policy's once the barrier is
+ * released). Returns 0 when done, 1 when the pool is full (retried), 2
+ * when e cannot take this path (its threads disagree on the next pc, or it
+ * is a cross-lane instruction's: the LUT's path). */
+static int bar_write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
+{
+    unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
+    uint32_t pc = d->npc[d->tid[e][first]];
+    for (uint32_t m = d->mask[e]; m; m &= m - 1)
+        if (d->npc[d->tid[e][__builtin_ctz(m)]] != pc)
+            return 2;
+    const isa_program *prog = sm_prog_of(s, e);
+    if (pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc)))
+        return 2;
+    if (d->npool + 1 > d->pool_limit) {
+        d->pool_full++;
+        d->pfull[e] = true;
+        return 1;
+    }
+    d->pfull[e] = false;
+    unsigned w = pool_entry(s, d, (uint64_t)s->ent[e].cta << 32 | pc, d->tid[e][first] / d->ws, k);
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m);
+        dwf_pool_add(s, d, w, l, d->tid[e][l]);
+    }
+    d->bq[d->nbq++] = w;
+    d->mask[e] = 0;
+    return 0;
 }
 
 static void sample(sm *s, dwf_state *d, uint64_t k)
@@ -617,28 +462,33 @@ static void dwf_before_cycle(sm *s, uint64_t k)
             i++;
             continue;
         }
-        if (write_back(s, d, e, k)) {
+        int bar = d->barw[e] ? bar_write_back(s, d, e, k) : 2;
+        if (bar == 2)
+            d->barw[e] = false;
+        if (bar == 0 || (bar == 2 && write_back(s, d, e, k))) {
+            d->barw[e] = false;
             memmove(&d->flight[i], &d->flight[i + 1], (d->nflight - i - 1) * sizeof d->flight[0]);
             d->nflight--;
             d->est[e] = E_FREE;
             sm_entity_free(s, e);
         } else {
             /* the rest waits for the next scheduler cycle's lookups or a free entry */
-            w->ready_at = s->p.dwf_lut_lookups && !d->lookups_left ? (d->window + 1) * d->P : k + 1;
+            w->ready_at = bar == 2 && s->p.dwf_lut_lookups && !d->lookups_left ? (d->window + 1) * d->P : k + 1;
             i++;
         }
     }
     if (d->ng > d->pcs_max)
         d->pcs_max = d->ng;
     /* A rebalancing heap holds the issue ([T] Fig. 4.5): the pool warps wait
-     * until it is done, which also tells the SM when to wake up. */
+     * until it is done, which also tells the SM when to wake up; a released
+     * barrier's warps do not (the simulator issues them before the heap). */
     if (d->heap_busy > k && d->npool) {
         uint64_t from = heap_stall_from(s, d, k);
         if (d->heap_busy > from)
             d->heap_stalls += d->heap_busy - from;
         d->heap_counted = d->heap_busy;
         for (unsigned i = 0; i < d->npool; i++)
-            if (s->ent[d->pool[i]].ready_at < d->heap_busy)
+            if (d->grp[d->pool[i]] != NONE && s->ent[d->pool[i]].ready_at < d->heap_busy)
                 s->ent[d->pool[i]].ready_at = d->heap_busy;
     }
 }
@@ -754,6 +604,9 @@ static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *sta
     dwf_state *d = s->rc_state;
     if (!d->npool)
         return -1;
+    for (unsigned i = 0; i < d->nbq; i++)   /* bypass: a released barrier's warps first */
+        if (status[d->bq[i]] == WS_READY)
+            return (int)d->bq[i];
     bool maj = s->p.dwf_policy == DWF_POL_MAJ;
     int e = maj ? pick_maj(s, d, k, false, wake, status, v) : pick_ordered(s, d, false, status);
     if (e < 0 && stuck(s, d))
@@ -761,33 +614,6 @@ static int dwf_pick(sm *s, unsigned sc, uint64_t k, uint64_t *wake, uint8_t *sta
     return e;
 }
 
-/* Pipeline cycles a `banks` warp's register reads hold the issue
- * (core.dwf_bank_cost, docs/core.md "Dynamic warp formation"). lane: a
- * bank per home lane, one thread a scheduler cycle: (most threads of one
- * home lane - 1) scheduler cycles. pass: the thesis's register read stage
- * (sec. 5.1.1): simd_width banks, a thread's bank its home lane mod
- * simd_width; each pass of simd_width lanes stalls (most threads of one
- * bank in the pass - 1) cycles. */
-static unsigned bank_stall(const sm *s, const dwf_state *d, unsigned e)
-{
-    bool pass = s->p.dwf_bank_cost == DWF_BANK_PASS;
-    unsigned W = pass ? s->p.simd_width : d->ws, nb = pass ? W : d->ws;
-    unsigned per[ISA_MAX_LANES] = {0}, stall = 0, deg = 1;
-    unsigned cur = UINT_MAX;   /* the pass being counted */
-    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m), b = d->home[d->tid[e][l]] % nb;
-        if (l / W != cur) {   /* a new pass: its stall is its worst bank's */
-            stall += deg - 1;
-            deg = 1;
-            cur = l / W;
-            memset(per, 0, nb * sizeof per[0]);
-        }
-        if (++per[b] > deg)
-            deg = per[b];
-    }
-    stall += deg - 1;
-    return pass ? stall : stall * d->P;
-}
 
 static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, unsigned *threads)
 {
@@ -801,7 +627,7 @@ static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
         unsigned l = (unsigned)__builtin_ctz(m);
         sw->lane[l] = thread_of(s, d, d->tid[e][l]);
     }
-    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? bank_stall(s, d, e) : 0;
+    d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? dwf_bank_stall(s, d, e) : 0;
     d->issued++;
     *n = 1;
     *threads = (unsigned)sg_popcount32(sw->mask);
@@ -833,7 +659,7 @@ static void dwf_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
 
 static void dwf_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *o)
 {
-    (void)pc, (void)o;
+    (void)o;
     dwf_state *d = s->rc_state;
     if (!d->mask[e]) {
         remove_at(d->flight, &d->nflight, e);
@@ -842,6 +668,8 @@ static void dwf_after_issue(sm *s, unsigned e, uint32_t pc, const isa_exec_out *
         return;
     }
     s->ent[e].active = d->mask[e];
+    d->barw[e] = s->p.dwf_barrier_lut == DWF_BAR_BYPASS &&
+                 isa_program_inst(sm_prog_of(s, e), pc)->cls == ISA_CLASS_BARRIER;
     if (d->bank_extra) {   /* register-bank conflict: every lane waits ([T] Fig. 4.2c) */
         s->sc[s->ent[e].sched].port_free += d->bank_extra;
         s->ent[e].ready_at += d->bank_extra;
@@ -856,7 +684,7 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
     dwf_state *d = s->rc_state;
     const sm_hw *h = &s->hw[hw];
     d->live[hw] = (unsigned)sg_popcount32(h->lanes);
-    unsigned e = pool_new(s, d, (uint64_t)h->cta << 32, hw, cycle);
+    unsigned e = dwf_pool_new(s, d, (uint64_t)h->cta << 32, hw, cycle);
     for (uint32_t m = h->lanes; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m), t = hw * d->ws + l;
         unsigned tid = h->lane[l]->tid_linear;
@@ -868,10 +696,10 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
         d->home[t] = (uint8_t)home;
         d->pd[t] = 0;
         d->npc[t] = 0;
-        pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
+        dwf_pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
     }
     if (s->p.dwf_policy == DWF_POL_MAJ)
-        maj_insert(s, d, d->grp[e], cycle, true);
+        dwf_maj_insert(s, d, d->grp[e], cycle, true);
 }
 
 static void dwf_stats(sm *s, stats *st, const char *blk, bool final)

@@ -166,6 +166,34 @@ Test(dwf, heap_order_and_swaps)
     dwf_heap_free(&q);
 }
 
+/* Equal counts (core.dwf_heap_tie): groups 0, 1, 2 of 4 threads each at
+ * pcs 30, 20, 10, pushed in that order, worked by hand. By heap position
+ * (no tie key) no child is above its parent: no swap, [0 1 2]; pop 0, the
+ * last (2) moves to the root and its child 1 is not above it: pop 2, then
+ * 1. Smaller pc first (the thesis's simulator, GPGPU-Sim 2.1's cmp_mh): 1
+ * rises above 0 ([1 0], 1 swap), 2 above 1 ([2 0 1], 1 swap); pop 2, 1
+ * moves to the root, its child 0 (pc 30) is not above it: pop 1, then 0. */
+Test(dwf, heap_ties_by_position_or_smaller_pc)
+{
+    uint32_t cnt[3] = {4, 4, 4}, pc[3] = {30, 20, 10};
+    static const unsigned want[2][3] = {{0, 2, 1}, {2, 1, 0}};
+    int pos[3];
+    for (unsigned t = 0; t < 2; t++) {
+        dwf_heap q;
+        dwf_heap_init(&q, 4);
+        q.tie = t ? pc : NULL;
+        unsigned sw = 0, g;
+        for (unsigned i = 0; i < 3; i++)
+            sw += dwf_heap_push(&q, i, cnt, pos);
+        cr_expect_eq(sw, t ? 2u : 0u, "tie %u", t);
+        for (unsigned i = 0; i < 3; i++) {
+            dwf_heap_pop(&q, cnt, pos, &g);
+            cr_expect_eq(g, want[t][i], "tie %u, pop %u", t, i);
+        }
+        dwf_heap_free(&q);
+    }
+}
+
 /* Heap port timing ([T] 4.4.3), worked by hand. Two insertions at cycle 100
  * with 3 and 2 swaps: on two ports they run side by side (ports free at 103
  * and 102: balanced at 103); on one port one after the other (100 + 3 + 2 =
@@ -386,6 +414,61 @@ Test(dwf, lane_conflicts_on_straight_code_are_full_warps)
     cr_expect_eq(o.conflicts, o.lookups - o.misses);
     cr_expect_eq(o.full, o.conflicts);
     cr_expect_eq(o.split, 0u);
+}
+
+/* Threads a barrier releases (core.dwf_barrier_lut): k_straight with a
+ * barrier after its first instruction, 16 warps of 4, lane-aware, every
+ * thread group a whole warp. Each of the 6 instructions before exit
+ * writes its 16 carriers back, one LUT lookup each: 96 when the barrier's
+ * carriers go through the LUT as any other (lookup); 96 - 16 = 80 when
+ * each carrier the barrier releases becomes a pool warp of its own without
+ * a lookup (bypass, the thesis's simulator), and then issues as it is: the
+ * instruction after the barrier issues 16 warps of 4 either way. */
+static const char *k_straight_bar =
+    ".data out u32[64]\n"
+    "    mov r0, %tid.x\n"            /* 0 */
+    "    bar.sync\n"                  /* 1 */
+    "    add r1, r0, 1\n"             /* 2 */
+    "    add r1, r1, 1\n"             /* 3 */
+    "    shl r2, r0, 2\n"             /* 4 */
+    "    st.global.u32 [r2+@out], r1\n" /* 5 */
+    "    exit\n";
+
+typedef struct bar_out {
+    uint64_t lookups;
+    unsigned after, after_full;   /* issues of pc 2; of them with 4 threads */
+} bar_out;
+
+static void bar_child(void *ctx, void *out)
+{
+    bar_out *o = out;
+    const char *sets[] = {"core.reconv=dwf", "core.warp_size=4", "core.simd_width=4", "core.max_warps=16",
+                          "core.max_threads=64", "core.dwf_rf=las", ctx, NULL};
+    harness *h = harness_new(sets);
+    harness_launch(h, k_straight_bar, 1, 64, NULL, 0, 0, -1);
+    cr_assert(harness_run(h, 100000));
+    for (unsigned i = 0; i < 64; i++)
+        cr_expect_eq(harness_read_u32(h, 0, "out", i), i + 2, "out[%u]", i);
+    o->lookups = harness_counter(h, "sm0", "dwf_lut_lookups");
+    o->after = o->after_full = 0;
+    for (unsigned i = 0; i < h->nlog; i++)
+        if (h->log[i].pc == 2) {
+            o->after++;
+            o->after_full += __builtin_popcount(h->log[i].active) == 4;
+        }
+    harness_free(h);
+}
+
+Test(dwf, barrier_release_through_the_lut_or_bypassing_it)
+{
+    bar_out lut, byp;
+    harness_fork(bar_child, (void *)"core.dwf_barrier_lut=lookup", &lut, sizeof lut);
+    harness_fork(bar_child, (void *)"core.dwf_barrier_lut=bypass", &byp, sizeof byp);
+    cr_expect_eq(lut.lookups, 96u);
+    cr_expect_eq(byp.lookups, 80u);
+    cr_expect_eq(lut.after, 16u);
+    cr_expect_eq(byp.after, 16u);
+    cr_expect_eq(byp.after_full, 16u);
 }
 
 /* DWF needs the barrel discipline and one warp pool (one scheduler). */

@@ -23,7 +23,7 @@ typedef struct run_arg {
     uint32_t grid, block;
     uint64_t args[4];         /* the kernel's .param values (kernel launches) */
     unsigned nargs;
-    const char *sets[12];
+    const char *sets[14];
 } run_arg;
 
 typedef struct run_out {
@@ -52,7 +52,7 @@ static void run_one(void *ctx, void *out)
     if (a->bench) {
         char *path = g_strdup_printf("%s/workloads/papers/lwm/micro/%s.ini", root ? root : ".", a->bench);
         GError *err = NULL;
-        char *sets[13] = {0};
+        char *sets[15] = {0};
         for (unsigned i = 0; a->sets[i]; i++)
             sets[i] = (char *)a->sets[i];
         scenario *s = scenario_load(path, sets, &err);
@@ -107,18 +107,22 @@ static const char *const variants[][5] = {
  * first) with the infinite heap and no swizzling,
  * and tiny structures that make every overflow path run: a 4-warp pool, a
  * 4-entry 2-way LUT with one lookup per scheduler cycle, a 1-entry heap;
+ * the thesis's simulator's barrier queue and heap ties (DPdPri, the tiny
+ * structures: a released barrier's carriers wait for pool entries);
  * and ORACLE reconvergence. */
-static const char *const dwf_variants[][11] = {
+static const char *const dwf_variants[][13] = {
     {"core.reconv=dwf", NULL},
     {"core.reconv=dwf", "core.dwf_policy=min", NULL},
     {"core.reconv=dwf", "core.dwf_policy=time", "core.dwf_las_merge=any", "core.dwf_home_lane=pipe", NULL},
     {"core.reconv=dwf", "core.dwf_policy=pc", NULL},
-    {"core.reconv=dwf", "core.dwf_policy=pdpri", "core.dwf_home_lane=pipe", "core.dwf_swizzle_map=rotate", NULL},
+    {"core.reconv=dwf", "core.dwf_policy=pdpri", "core.dwf_home_lane=pipe", "core.dwf_swizzle_map=rotate",
+     "core.dwf_barrier_lut=bypass", NULL},
     {"core.reconv=dwf", "core.dwf_rf=ideal", "core.dwf_heap=infinite", "core.dwf_swizzle=false",
      "core.dwf_pool_entries=0", "core.dwf_lut_entries=0", "core.dwf_lut_lookups=0", NULL},
     {"core.reconv=dwf", "core.dwf_rf=banks", "core.dwf_pool_entries=4", "core.dwf_lut_entries=4",
      "core.dwf_lut_assoc=2", "core.dwf_lut_lookups=1", "core.dwf_heap_entries=1", "core.dwf_mheap_lut_entries=1",
-     "core.dwf_mheap_lut_assoc=1", "core.dwf_bank_place=home", NULL},
+     "core.dwf_mheap_lut_assoc=1", "core.dwf_bank_place=home", "core.dwf_barrier_lut=bypass",
+     "core.dwf_heap_tie=pc", NULL},
     /* the ORACLE limit study (thesis 3.3), beside DWF in the thesis's set */
     {"core.reconv=oracle", NULL},
 };

@@ -1,0 +1,180 @@
+/* Dynamic warp formation: where a thread group's threads go at write-back
+ * (Fung's MASc thesis "Dynamic Warp Formation", sec. 4.2; docs/core.md
+ * "Dynamic warp formation"): the PC-warp LUT's warp, older warps of the pc
+ * (core.dwf_las_merge) or a new warp, on the lanes the register file
+ * (core.dwf_rf) allows; and the issue cycles a `banks` warp's register
+ * bank conflicts cost. The pool itself is reconv_dwf.c's. */
+#include <limits.h>
+#include <string.h>
+
+#include "core/dwf_internal.h"
+
+/* core.dwf_las_merge = any: the pool warps of LUT warp e's pc into pw[] and
+ * their lanes into pocc[], oldest first, e last; returns how many. */
+static unsigned older_warps(dwf_state *d, unsigned e)
+{
+    unsigned n = 0;
+    for (uint32_t w = d->g[d->grp[e]].head; w != NONE; w = d->gnext[w])
+        if (w != e) {
+            d->pw[n] = w;
+            d->pocc[n++] = d->mask[w];
+        }
+    d->pw[n] = e;
+    d->pocc[n] = d->mask[e];
+    return n + 1;
+}
+
+/* Lanes a thread of home lane h may take: dwf_home_lanes over the pipeline
+ * lanes (core.dwf_home_lane = pipe) or the warp's slots. */
+static uint32_t home_lanes(const dwf_state *d, unsigned h, bool xl)
+{
+    return xl ? UINT32_C(1) << h : d->hlanes[h];
+}
+
+/* Lane-aware placement of ts[0..n) among the np warps d->pocc[] (the LUT's
+ * last; dwf_las_lane): lane[i] and wi[i] (np = the new warp, whose lanes go
+ * to *nocc). Returns whether a thread missed the LUT's warp (a conflict). */
+static bool las_place(dwf_state *d, const unsigned *ts, unsigned n, bool xl, unsigned np, bool any,
+                      uint8_t *lane, unsigned *wi, uint32_t *nocc)
+{
+    uint32_t *occ = d->ptake;   /* working copy: lanes taken so far */
+    memcpy(occ, d->pocc, np * sizeof *occ);
+    *nocc = 0;
+    bool miss = false;
+    for (unsigned i = 0; i < n; i++) {
+        unsigned h = xl ? ts[i] % d->ws : d->home[ts[i]], l;
+        unsigned w = dwf_las_lane(home_lanes(d, h, xl), occ, np, any, *nocc, &l);
+        if (w == np)
+            *nocc |= UINT32_C(1) << l;
+        else
+            occ[w] |= UINT32_C(1) << l;
+        miss |= w != np - 1;
+        lane[i] = (uint8_t)l;
+        wi[i] = w;
+    }
+    return miss;
+}
+
+/* Any-lane placement (ideal, banks) of the threads `want` (bit i: ts[i])
+ * into a warp holding *occ: with home (core.dwf_bank_place = home) first
+ * those whose home lane is free take it, then the rest the lowest free
+ * lanes in order. Returns the threads left without a lane. */
+static uint32_t free_fill(const dwf_state *d, const unsigned *ts, uint32_t want, uint32_t *occ,
+                          bool home, uint8_t *lane)
+{
+    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
+    for (uint32_t m = home ? want : 0; m; m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        uint32_t f = home_lanes(d, d->home[ts[i]], false) & ~*occ;
+        if (f) {
+            lane[i] = (uint8_t)__builtin_ctz(f);
+            *occ |= f & -f;
+            want &= ~(UINT32_C(1) << i);
+        }
+    }
+    for (uint32_t m = want; m && (full & ~*occ); m &= m - 1) {
+        unsigned i = (unsigned)__builtin_ctz(m);
+        uint32_t f = full & ~*occ;
+        lane[i] = (uint8_t)__builtin_ctz(f);
+        *occ |= f & -f;
+        want &= ~(UINT32_C(1) << i);
+    }
+    return want;
+}
+
+/* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
+ * when the pool lacks the entries it would need. */
+bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
+{
+    bool xl = key & XLANE_KEY;
+    bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
+    uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
+    uint8_t lane[ISA_MAX_LANES];
+    unsigned wi[ISA_MAX_LANES];   /* warp of each thread: d->pw[] index, np - 1 the LUT's, np a new one */
+    d->lookups++;
+    dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
+    uint32_t occ = e ? e->occ : 0, nocc = 0;
+    unsigned np = 1;   /* the pc's pool warps placement considers, the LUT's last */
+    bool miss = false;
+    if (las) {
+        d->pw[0] = e ? e->idx : NONE;
+        d->pocc[0] = occ;
+        miss = las_place(d, ts, n, xl, 1, false, lane, wi, &nocc);
+        if (miss && e && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl) {
+            np = older_warps(d, e->idx);
+            las_place(d, ts, n, xl, np, true, lane, wi, &nocc);
+        }
+    } else {
+        bool home = s->p.dwf_rf == DWF_RF_BANKS && s->p.dwf_bank_place == DWF_PLACE_HOME;
+        uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1, o = occ;
+        uint32_t left = free_fill(d, ts, all, &o, home, lane);
+        free_fill(d, ts, left, &nocc, home, lane);
+        for (unsigned i = 0; i < n; i++)
+            wi[i] = left >> i & 1;
+    }
+    bool conflict = nocc != 0;
+    unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
+    if (d->npool + need > d->pool_limit) {
+        d->lookups--;   /* retried: counted when it succeeds */
+        if (!e)
+            d->lut.misses--;
+        return false;
+    }
+    unsigned hw = ts[0] / d->ws;
+    if (!e) {
+        e = dwf_lut_insert(&d->lut, key, dwf_pool_new(s, d, key, hw, k));
+    }
+    unsigned old = e->idx, nw = conflict ? dwf_pool_new(s, d, key, hw, k) : NONE;
+    if (miss) {   /* which kind: docs/core.md "Dynamic warp formation" */
+        bool joined = false;
+        for (unsigned i = 0; i < n; i++)
+            joined |= wi[i] == np - 1;
+        d->las_conflicts++;
+        if ((e->occ & full) == full)
+            d->las_full++;
+        else if (joined)
+            d->las_split++;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        unsigned target = wi[i] == np ? nw : wi[i] == np - 1 ? old : d->pw[wi[i]];
+        dwf_pool_add(s, d, target, lane[i], ts[i]);
+    }
+    if (nw != NONE) {   /* the LUT follows the new warp; the old one is never updated again */
+        e->idx = nw;
+        e->occ = nocc;
+    } else {
+        e->occ = d->mask[old];
+    }
+    if (s->p.dwf_policy == DWF_POL_MAJ)
+        dwf_maj_insert(s, d, d->grp[old], k, true);
+    return true;
+}
+
+
+/* Pipeline cycles a `banks` warp's register reads hold the issue
+ * (core.dwf_bank_cost, docs/core.md "Dynamic warp formation"). lane: a
+ * bank per home lane, one thread a scheduler cycle: (most threads of one
+ * home lane - 1) scheduler cycles. pass: the thesis's register read stage
+ * (sec. 5.1.1): simd_width banks, a thread's bank its home lane mod
+ * simd_width; each pass of simd_width lanes stalls (most threads of one
+ * bank in the pass - 1) cycles. */
+unsigned dwf_bank_stall(const sm *s, const dwf_state *d, unsigned e)
+{
+    bool pass = s->p.dwf_bank_cost == DWF_BANK_PASS;
+    unsigned W = pass ? s->p.simd_width : d->ws, nb = pass ? W : d->ws;
+    unsigned per[ISA_MAX_LANES] = {0}, stall = 0, deg = 1;
+    unsigned cur = UINT_MAX;   /* the pass being counted */
+    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m), b = d->home[d->tid[e][l]] % nb;
+        if (l / W != cur) {   /* a new pass: its stall is its worst bank's */
+            stall += deg - 1;
+            deg = 1;
+            cur = l / W;
+            memset(per, 0, nb * sizeof per[0]);
+        }
+        if (++per[b] > deg)
+            deg = per[b];
+    }
+    stall += deg - 1;
+    return pass ? stall : stall * d->P;
+}
