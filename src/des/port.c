@@ -65,14 +65,36 @@ static des_time earliest_send(const des_engine *e, const des_actor *self, const 
     return s->wake_at < t ? s->wake_at : t;
 }
 
+/* t + d, or DES_NEVER when t is: a block that nothing can wake bounds
+ * nothing (the plain sum would wrap to a bound near 0). */
+static des_time after(des_time t, des_time d) { return t > DES_NEVER - d ? DES_NEVER : t + d; }
+
+/* The earliest time a message not yet sent can be put on `p`, whatever
+ * else its sender does: a free slot is visible to the sender from its
+ * reusable time; a full port needs a pop first, which its receiver makes
+ * while it runs, at its local time, so no sooner than now, or than
+ * `from` when the receiver is the asking block (it runs from there), and
+ * the sender sees the slot credit_delay later. A sender that runs soon
+ * for its other ports (an LD/ST unit whose crossbar input is full, the
+ * request crossbar whose output to a refusing L2 slice is) still sends
+ * nothing on this one before that (issue 20). */
+static des_time slot_floor(const des_engine *e, const des_actor *self, des_time from, const des_port *p)
+{
+    if (p->count < p->cap)
+        return p->reusable[(p->head + p->count) % p->cap];
+    return after((p->receiver == self ? from : e->now), p->credit_delay);
+}
+
 /* The least, over `ports` (the actor's inputs or outputs), of the far
- * end's earliest send plus the port's latency (inputs) or credit delay
- * (outputs), starting from `b`. */
+ * end's earliest send (on an input, no sooner than its slot_floor) plus
+ * the port's latency (inputs) or credit delay (outputs), starting from
+ * `b`. */
 static des_time bound_over(const des_actor *self, const GPtrArray *ports, bool inputs, des_time b)
 {
     for (unsigned i = 0; i < ports->len; i++) {
         const des_port *p = g_ptr_array_index(ports, i);
-        des_time t = inputs ? earliest_send(self->engine, self, p->sender) + p->latency
+        des_time t = inputs ? MAX(earliest_send(self->engine, self, p->sender),
+                                  slot_floor(self->engine, self, self->engine->now, p)) + p->latency
                             : earliest_send(self->engine, self, p->receiver) + p->credit_delay;
         if (t < b)
             b = t;
@@ -100,9 +122,6 @@ des_time des_stop_bound(const des_actor *self)
     return b;
 }
 
-/* t + d, or DES_NEVER when t is: a block that nothing can wake bounds
- * nothing (the plain sum would wrap to a bound near 0). */
-static des_time after(des_time t, des_time d) { return t > DES_NEVER - d ? DES_NEVER : t + d; }
 
 static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
                         unsigned depth);
@@ -136,6 +155,8 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
         b = a->wake_at;
         for (unsigned i = 0; i < a->inputs->len; i++) {
             const des_port *p = g_ptr_array_index(a->inputs, i);
+            if (p->muted)   /* wakes nothing: only a run of a's own unmutes it */
+                continue;
             des_time t = arrival(e, self, from, p, depth - 1);
             if (t < b)
                 b = t;
@@ -152,11 +173,12 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
 }
 
 /* The earliest arrival on `p` of a message not yet sent: its sender's
- * earliest run, `depth` levels deep, plus the port's latency. */
+ * earliest run, `depth` levels deep, or the slot's (slot_floor) when
+ * later, plus the port's latency. */
 static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
                         unsigned depth)
 {
-    return after(earliest_run(e, self, from, p->sender, depth), p->latency);
+    return after(MAX(earliest_run(e, self, from, p->sender, depth), slot_floor(e, self, from, p)), p->latency);
 }
 
 void des_actor_plain_input_bound(des_actor *a) { a->plain_in_bound = true; }

@@ -1,0 +1,197 @@
+/* Arrival bounds from the ports' own state (issue 20): a full port takes
+ * no message before its receiver pops one and the sender sees the slot
+ * (slot_floor in src/des/port.c), and a muted input wakes nothing, so the
+ * far end's earliest run leaves it out. Criterion forks a process per
+ * test, which SimGrid needs (one engine per process). One 1000 MHz clock:
+ * 1 cycle = 1 tick. */
+#include <criterion/criterion.h>
+
+#include "simtgrid/des.h"
+
+typedef struct msg { int id; } msg;
+
+static des_clock clk[1] = {{"core", 1000000, 0}};
+
+static des_engine *boot(void)
+{
+    char *err = NULL;
+    des_engine *e = des_engine_new(clk, 1, false, &err);
+    cr_assert_not_null(e, "%s", err ? err : "");
+    return e;
+}
+
+/* A receiver that records its input bounds at its first wake-ups. */
+typedef struct recv {
+    des_port *in;
+    des_time pop_from, also;   /* takes nothing before pop_from; runs at `also` too */
+    des_time at[4], plain[4], deep[4], later[4];   /* later: des_input_bound_deep from now + 4 */
+    int n;
+} recv;
+
+static void recv_main(des_actor *self, void *data)
+{
+    recv *r = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        if (r->n < 4) {
+            r->at[r->n] = now;
+            r->plain[r->n] = des_input_bound(self);
+            r->deep[r->n] = des_input_bound_deep(self, now);
+            r->later[r->n++] = des_input_bound_deep(self, now + 4);
+        }
+        if (now >= r->pop_from)
+            while (des_port_peek(r->in, now))
+                des_port_pop(r->in, now);
+        else
+            des_wake_at(self, r->pop_from);
+        if (now < r->also)
+            des_wake_at(self, r->also);
+        now = des_block(self);
+    }
+}
+
+/* Sends one message on `p` at 0 and one on `q` at `qat`, then ends. */
+typedef struct two_ports {
+    des_port *p, *q;
+    des_time qat;
+} two_ports;
+
+static void two_ports_main(des_actor *self, void *data)
+{
+    two_ports *s = data;
+    msg m = {1};
+    cr_assert(des_port_try_send(s->p, &m, 0));
+    des_wake_at(self, s->qat);
+    des_time now = des_block(self);
+    cr_assert(des_port_try_send(s->q, &m, now));
+}
+
+static void drain_main(des_actor *self, void *data)
+{
+    des_port *in = *(des_port **)data;
+    des_time now = des_now(des_actor_engine(self));
+    for (;;) {
+        while (des_port_peek(in, now))
+            des_port_pop(in, now);
+        now = des_block(self);
+    }
+}
+
+Test(bound_ports, a_full_port_bounds_its_next_arrival_by_the_pop)
+{
+    /* A sends on p (A -> B, capacity 1, latency 3: credit delay 3) at 0,
+     * which fills it, and on q (A -> C) at 2. At 0, after A, B runs and
+     * takes nothing before 10. A is due at 2, so by its state alone its
+     * next message on p could leave at 2 and arrive at 5. But p is full:
+     * B pops no sooner than now = 0 (deep bound from 4: no sooner than 4),
+     * and A sees the slot 3 later, so it sends no sooner than 3 (7) and
+     * the message arrives at 6 (10). At 3 (the delivery; B still waits)
+     * the same: A has ended and asks for nothing, its lookahead is 3 (q's
+     * credit delay), so the plain bound is max(3 + 3, 3 + 3) + 3 = 9; the
+     * deep one finds no run of A at all. */
+    des_engine *e = boot();
+    static two_ports a = {.qat = 2};
+    static recv b = {.pop_from = 10};
+    static des_port *cq;
+    des_actor *sa = des_actor_new(e, "a", two_ports_main, &a);
+    des_actor *rb = des_actor_new(e, "b", recv_main, &b);
+    des_actor *sc = des_actor_new(e, "c", drain_main, &cq);
+    a.p = b.in = des_port_new(e, "p", sizeof(msg), 1, 3, sa, rb);
+    a.q = cq = des_port_new(e, "q", sizeof(msg), 4, 3, sa, sc);
+    des_run(e);
+    cr_assert_geq(b.n, 2);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.plain[0], 6);   /* 5 without the slot */
+    cr_assert_eq(b.deep[0], 6);    /* 5 */
+    cr_assert_eq(b.later[0], 10);  /* 5 */
+    cr_assert_eq(b.at[1], 3);
+    cr_assert_eq(b.plain[1], 9);
+    cr_assert_eq(b.deep[1], DES_NEVER);
+}
+
+Test(bound_ports, a_popped_slot_bounds_the_next_arrival_by_its_credit)
+{
+    /* As above, but A sends on q at 5 and B pops p's message when it
+     * arrives, at 3, and runs again at 4. At 3, before the pop: A could
+     * send at min(5, 3 + 3) = 5 by its state, but p is full: no sooner
+     * than 3 + 3 = 6, arriving at 9 (8 without the slot). At 4 the slot
+     * popped at 3 is seen by A at 3 + 3 = 6: again 9, from now and from
+     * 4 on (8 without it): a free slot's time does not depend on B's
+     * next pops. */
+    des_engine *e = boot();
+    static two_ports a = {.qat = 5};
+    static recv b = {.pop_from = 0, .also = 4};
+    static des_port *cq;
+    des_actor *sa = des_actor_new(e, "a", two_ports_main, &a);
+    des_actor *rb = des_actor_new(e, "b", recv_main, &b);
+    des_actor *sc = des_actor_new(e, "c", drain_main, &cq);
+    a.p = b.in = des_port_new(e, "p", sizeof(msg), 1, 3, sa, rb);
+    a.q = cq = des_port_new(e, "q", sizeof(msg), 4, 3, sa, sc);
+    des_run(e);
+    cr_assert_geq(b.n, 3);
+    cr_assert_eq(b.at[1], 3);
+    cr_assert_eq(b.plain[1], 9);   /* 8 without the slot */
+    cr_assert_eq(b.deep[1], 9);    /* 8 */
+    cr_assert_eq(b.at[2], 4);
+    cr_assert_eq(b.plain[2], 9);   /* 8 */
+    cr_assert_eq(b.deep[2], 9);    /* 8 */
+    cr_assert_eq(b.later[2], 9);   /* 8 */
+}
+
+/* Mutes its input r at 0, sends on p at 0, and sleeps until 10, where it
+ * unmutes r, takes what is there and ends. */
+typedef struct muter {
+    des_port *r, *p;
+} muter;
+
+static void muter_main(des_actor *self, void *data)
+{
+    muter *a = data;
+    des_port_mute(a->r, true);
+    msg m = {1};
+    cr_assert(des_port_try_send(a->p, &m, 0));
+    des_wake_at(self, 10);
+    des_time now = des_block(self);
+    des_port_mute(a->r, false);
+    while (des_port_peek(a->r, now))
+        des_port_pop(a->r, now);
+}
+
+/* Sends one message on its port at 1. */
+static void late_main(des_actor *self, void *data)
+{
+    des_port *out = *(des_port **)data;
+    des_wake_at(self, 1);
+    des_time now = des_block(self);
+    msg m = {2};
+    cr_assert(des_port_try_send(out, &m, now));
+}
+
+Test(bound_ports, the_far_end_muted_input_wakes_nothing)
+{
+    /* A (mutes r, sends on p at 0, sleeps until 10); B receives p
+     * (latency 3); C sends on r (C -> A, latency 2) at 1. At 0 C is due
+     * and has not run (created after B), so a message on r could reach A
+     * at 0 + 2 = 2; but r is muted and wakes nothing: A runs no sooner
+     * than its wake-up at 10, and the deep bound is 10 + 3 = 13 (5 with
+     * r counted). At 3 (p's delivery; C sent at 1 and ended, its message
+     * on r waiting muted) still 13 (10 with r: 3 + 2 + 2 + 3). The plain
+     * bound (A's lookahead, 2: r's latency) is unchanged: 5, then 8. */
+    des_engine *e = boot();
+    static muter a;
+    static recv b = {.pop_from = 0};
+    static des_port *rport;
+    des_actor *sa = des_actor_new(e, "a", muter_main, &a);
+    des_actor *rb = des_actor_new(e, "b", recv_main, &b);
+    des_actor *sc = des_actor_new(e, "c", late_main, &rport);
+    a.p = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, sa, rb);
+    a.r = rport = des_port_new(e, "r", sizeof(msg), 4, 2, sc, sa);
+    des_run(e);
+    cr_assert_geq(b.n, 2);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.deep[0], 13);
+    cr_assert_eq(b.plain[0], 5);
+    cr_assert_eq(b.at[1], 3);
+    cr_assert_eq(b.deep[1], 13);
+    cr_assert_eq(b.plain[1], 8);
+}
