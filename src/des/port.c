@@ -37,6 +37,9 @@ struct des_port {
     bool hold_wake;         /* each release wakes the sender at its send time */
     bool sent;              /* some message was sent (last_send is one) */
     size_t stamp;           /* offset of the send time in a message, or SIZE_MAX */
+    /* The sender's promise (des_port_promise): from what it holds, no send
+     * before promise_next; from a run at r, none before r + promise_delay. */
+    des_time promise_next, promise_delay;
 };
 
 /* The run's own cap on every arrival bound: its limit and the next probe. */
@@ -85,6 +88,16 @@ static des_time slot_floor(const des_engine *e, const des_actor *self, des_time 
     return after((p->receiver == self ? from : e->now), p->credit_delay);
 }
 
+/* The earliest send on `p` by a sender that runs no sooner than `run`:
+ * its promise (des_port_promise), never self's own (self is running). */
+static des_time promised(const des_actor *self, const des_port *p, des_time run)
+{
+    if (p->sender == self)
+        return run;
+    des_time d = after(run, p->promise_delay);
+    return d < p->promise_next ? d : p->promise_next;
+}
+
 /* The least, over `ports` (the actor's inputs or outputs), of the far
  * end's earliest send (on an input, no sooner than its slot_floor) plus
  * the port's latency (inputs) or credit delay (outputs), starting from
@@ -93,7 +106,7 @@ static des_time bound_over(const des_actor *self, const GPtrArray *ports, bool i
 {
     for (unsigned i = 0; i < ports->len; i++) {
         const des_port *p = g_ptr_array_index(ports, i);
-        des_time t = inputs ? MAX(earliest_send(self->engine, self, p->sender),
+        des_time t = inputs ? MAX(promised(self, p, earliest_send(self->engine, self, p->sender)),
                                   slot_floor(self->engine, self, self->engine->now, p)) + p->latency
                             : earliest_send(self->engine, self, p->receiver) + p->credit_delay;
         if (t < b)
@@ -178,7 +191,8 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
 static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
                         unsigned depth)
 {
-    return after(MAX(earliest_run(e, self, from, p->sender, depth), slot_floor(e, self, from, p)), p->latency);
+    return after(MAX(promised(self, p, earliest_run(e, self, from, p->sender, depth)), slot_floor(e, self, from, p)),
+                 p->latency);
 }
 
 void des_actor_plain_input_bound(des_actor *a) { a->plain_in_bound = true; }
@@ -331,6 +345,7 @@ des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigne
     p->reusable = g_new0(des_time, capacity);
     p->buf = g_malloc0(msg_size * capacity);
     p->stamp = SIZE_MAX;
+    p->promise_next = DES_NEVER;
     des_actor_note_lookahead(receiver, latency);
     if (receiver) {
         p->rx_bit = receiver->inputs->len;
@@ -570,6 +585,12 @@ void des_port_pop(des_port *p, des_time t)
 }
 
 void des_port_mute(des_port *p, bool muted) { p->muted = muted; }
+
+void des_port_promise(des_port *p, des_time next, des_time delay)
+{
+    p->promise_next = next;
+    p->promise_delay = delay;
+}
 
 des_time des_port_next(const des_port *p)
 {

@@ -195,3 +195,47 @@ Test(bound_ports, the_far_end_muted_input_wakes_nothing)
     cr_assert_eq(b.deep[1], 13);
     cr_assert_eq(b.plain[1], 8);
 }
+
+/* Promises on `p` (next 20, delay 5) at 0, sleeps until 2, promises
+ * (next 6, delay 5), sleeps until 20, sends, and ends with no promise. */
+static void promiser_main(des_actor *self, void *data)
+{
+    des_port *p = *(des_port **)data;
+    des_port_promise(p, 20, 5);
+    des_wake_at(self, 2);
+    des_time now = des_block(self);
+    des_port_promise(p, 6, 5);
+    des_wake_at(self, 20);
+    now = des_block(self);
+    msg m = {1};
+    cr_assert(des_port_try_send(p, &m, now));
+    des_port_promise(p, DES_NEVER, 0);
+}
+
+Test(bound_ports, a_sender_promise_bounds_its_sends)
+{
+    /* S -> B, latency 3 (S's lookahead 3); B runs at 0 and 2, after S.
+     * At 0 S is due at 2, so by its state it could send at 2, arriving at
+     * 5; it promised nothing before 20 from what it holds and nothing
+     * before 5 after a run: min(20, 2 + 5) + 3 = 10, plain and deep. At 2
+     * S is due at 20 and could run no sooner than 2 + 3 = 5 by its
+     * lookahead (the plain bound: 8 without the promise), but it now
+     * holds something for 6: min(6, 5 + 5) + 3 = 9; the deep bound (its
+     * wake-up at 20, no inputs: 23 without the promise) min(6, 25) + 3 =
+     * 9. */
+    des_engine *e = boot();
+    static des_port *sp;
+    static recv b = {.pop_from = 0, .also = 2};
+    des_actor *ss = des_actor_new(e, "s", promiser_main, &sp);
+    des_actor *rb = des_actor_new(e, "b", recv_main, &b);
+    sp = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, ss, rb);
+    des_run(e);
+    cr_assert_geq(b.n, 3);
+    cr_assert_eq(b.at[0], 0);
+    cr_assert_eq(b.plain[0], 10);   /* 5 without the promise */
+    cr_assert_eq(b.deep[0], 10);    /* 5 */
+    cr_assert_eq(b.at[1], 2);
+    cr_assert_eq(b.plain[1], 9);    /* 8 */
+    cr_assert_eq(b.deep[1], 9);     /* 23 */
+    cr_assert_eq(b.at[2], 23);      /* the message sent at 20 */
+}
