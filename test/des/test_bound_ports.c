@@ -82,13 +82,13 @@ Test(bound_ports, a_full_port_bounds_its_next_arrival_by_the_pop)
     /* A sends on p (A -> B, capacity 1, latency 3: credit delay 3) at 0,
      * which fills it, and on q (A -> C) at 2. At 0, after A, B runs and
      * takes nothing before 10. A is due at 2, so by its state alone its
-     * next message on p could leave at 2 and arrive at 5. But p is full:
-     * B pops no sooner than now = 0 (deep bound from 4: no sooner than 4),
+     * next message on p could leave at 2 and arrive at 5 (the plain
+     * bound, which does not look at the ports' state). But p is full: B
+     * pops no sooner than now = 0 (deep bound from 4: no sooner than 4),
      * and A sees the slot 3 later, so it sends no sooner than 3 (7) and
-     * the message arrives at 6 (10). At 3 (the delivery; B still waits)
-     * the same: A has ended and asks for nothing, its lookahead is 3 (q's
-     * credit delay), so the plain bound is max(3 + 3, 3 + 3) + 3 = 9; the
-     * deep one finds no run of A at all. */
+     * the message arrives at 6 (10). At 3 (the delivery; B still waits) A
+     * has ended and asks for nothing: plain 3 + 3 + 3 = 9 (its lookahead
+     * is q's credit delay); the deep bound finds no run of A at all. */
     des_engine *e = boot();
     static two_ports a = {.qat = 2};
     static recv b = {.pop_from = 10};
@@ -101,41 +101,12 @@ Test(bound_ports, a_full_port_bounds_its_next_arrival_by_the_pop)
     des_run(e);
     cr_assert_geq(b.n, 2);
     cr_assert_eq(b.at[0], 0);
-    cr_assert_eq(b.plain[0], 6);   /* 5 without the slot */
-    cr_assert_eq(b.deep[0], 6);    /* 5 */
+    cr_assert_eq(b.plain[0], 5);
+    cr_assert_eq(b.deep[0], 6);    /* 5 without the slot */
     cr_assert_eq(b.later[0], 10);  /* 5 */
     cr_assert_eq(b.at[1], 3);
     cr_assert_eq(b.plain[1], 9);
     cr_assert_eq(b.deep[1], DES_NEVER);
-}
-
-Test(bound_ports, a_popped_slot_bounds_the_next_arrival_by_its_credit)
-{
-    /* As above, but A sends on q at 5 and B pops p's message when it
-     * arrives, at 3, and runs again at 4. At 3, before the pop: A could
-     * send at min(5, 3 + 3) = 5 by its state, but p is full: no sooner
-     * than 3 + 3 = 6, arriving at 9 (8 without the slot). At 4 the slot
-     * popped at 3 is seen by A at 3 + 3 = 6: again 9, from now and from
-     * 4 on (8 without it): a free slot's time does not depend on B's
-     * next pops. */
-    des_engine *e = boot();
-    static two_ports a = {.qat = 5};
-    static recv b = {.pop_from = 0, .also = 4};
-    static des_port *cq;
-    des_actor *sa = des_actor_new(e, "a", two_ports_main, &a);
-    des_actor *rb = des_actor_new(e, "b", recv_main, &b);
-    des_actor *sc = des_actor_new(e, "c", drain_main, &cq);
-    a.p = b.in = des_port_new(e, "p", sizeof(msg), 1, 3, sa, rb);
-    a.q = cq = des_port_new(e, "q", sizeof(msg), 4, 3, sa, sc);
-    des_run(e);
-    cr_assert_geq(b.n, 3);
-    cr_assert_eq(b.at[1], 3);
-    cr_assert_eq(b.plain[1], 9);   /* 8 without the slot */
-    cr_assert_eq(b.deep[1], 9);    /* 8 */
-    cr_assert_eq(b.at[2], 4);
-    cr_assert_eq(b.plain[2], 9);   /* 8 */
-    cr_assert_eq(b.deep[2], 9);    /* 8 */
-    cr_assert_eq(b.later[2], 9);   /* 8 */
 }
 
 /* Mutes its input r at 0, sends on p at 0, and sleeps until 10, where it
@@ -216,13 +187,11 @@ Test(bound_ports, a_sender_promise_bounds_its_sends)
 {
     /* S -> B, latency 3 (S's lookahead 3); B runs at 0 and 2, after S.
      * At 0 S is due at 2, so by its state it could send at 2, arriving at
-     * 5; it promised nothing before 20 from what it holds and nothing
-     * before 5 after a run: min(20, 2 + 5) + 3 = 10, plain and deep. At 2
-     * S is due at 20 and could run no sooner than 2 + 3 = 5 by its
-     * lookahead (the plain bound: 8 without the promise), but it now
-     * holds something for 6: min(6, 5 + 5) + 3 = 9; the deep bound (its
-     * wake-up at 20, no inputs: 23 without the promise) min(6, 25) + 3 =
-     * 9. */
+     * 5 (the plain bound, which does not read promises); it promised
+     * nothing before 20 from what it holds and nothing before 5 after a
+     * run: deep bound min(20, 2 + 5) + 3 = 10. At 2 S is due at 20 (no
+     * inputs: 23 without the promise), but it now holds something for 6:
+     * min(6, 20 + 5) + 3 = 9; plain min(20, 2 + 3) + 3 = 8. */
     des_engine *e = boot();
     static des_port *sp;
     static recv b = {.pop_from = 0, .also = 2};
@@ -232,10 +201,10 @@ Test(bound_ports, a_sender_promise_bounds_its_sends)
     des_run(e);
     cr_assert_geq(b.n, 3);
     cr_assert_eq(b.at[0], 0);
-    cr_assert_eq(b.plain[0], 10);   /* 5 without the promise */
-    cr_assert_eq(b.deep[0], 10);    /* 5 */
+    cr_assert_eq(b.plain[0], 5);
+    cr_assert_eq(b.deep[0], 10);    /* 5 without the promise */
     cr_assert_eq(b.at[1], 2);
-    cr_assert_eq(b.plain[1], 9);    /* 8 */
+    cr_assert_eq(b.plain[1], 8);
     cr_assert_eq(b.deep[1], 9);     /* 23 */
     cr_assert_eq(b.at[2], 23);      /* the message sent at 20 */
 }
