@@ -288,6 +288,14 @@ void des_port_hold_wake(des_port *p, bool wake);
 /* The port writes a held message's send time (a des_time) at `offset` of
  * it when it sends it (a packet's birth time). */
 void des_port_stamp(des_port *p, size_t offset);
+/* The sender's promise, renewed each time before it blocks: from what it
+ * holds, it sends nothing on p before `next` (DES_NEVER: nothing held);
+ * from anything that reaches it later (a message, a credit, a wake-up of
+ * its own), nothing before `delay` after the cycle it runs. The deep
+ * bounds count it (des_input_bound_deep, des_stop_bound_deep,
+ * des_port_credit_bound, des_port_arrival_bound), the plain ones do not
+ * (issue 20). None (DES_NEVER, 0) by default. */
+void des_port_promise(des_port *p, des_time next, des_time delay);
 
 /* Receiver side. A send wakes the receiver at the delivery time; a message
  * the receiver leaves in the port after that (it was busy or full) does not

@@ -10,21 +10,25 @@
 #include "des/des_internal.h"
 
 struct des_port {
+    /* What the bounds read of every port they visit, together (a crossbar
+     * has one input per SM): the ends, the delays, the sender's promise
+     * (des_port_promise: from what it holds, no send before promise_next;
+     * from a run at r, none before r + promise_delay), the ring's fill. */
+    des_actor *sender, *receiver;
+    des_time latency;
+    des_time credit_delay;
+    des_time promise_next, promise_delay;
+    unsigned head, count, cap;
+    bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
+    bool sender_waiting;    /* a send failed: wake the sender on the next pop */
+    des_time *deliver;      /* per slot: delivery time of the message in it */
+    des_time *reusable;     /* per slot: first time the sender may fill it */
     des_engine *engine;
     char *name;
     size_t msg_size;
-    unsigned cap;
-    des_time latency;
-    des_time credit_delay;
-    des_actor *sender, *receiver;
     unsigned rx_bit, tx_bit;   /* index among the receiver's inputs, the sender's outputs */
-    unsigned head, count;
-    des_time *deliver;      /* per slot: delivery time of the message in it */
-    des_time *reusable;     /* per slot: first time the sender may fill it */
     char *buf;
     des_time last_send, last_pop;
-    bool sender_waiting;    /* a send failed: wake the sender on the next pop */
-    bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
     /* Held sends (des_port_hold): messages handed over while no slot was
      * free, each with the earliest time it may be sent, released in order
      * as slots come back; then the send times of those released that the
@@ -65,9 +69,42 @@ static des_time earliest_send(const des_engine *e, const des_actor *self, const 
     return s->wake_at < t ? s->wake_at : t;
 }
 
+/* t + d, or DES_NEVER when t is: a block that nothing can wake bounds
+ * nothing (the plain sum would wrap to a bound near 0). */
+static des_time after(des_time t, des_time d) { return t > DES_NEVER - d ? DES_NEVER : t + d; }
+
+/* The earliest time a message not yet sent can be put on `p`, whatever
+ * else its sender does: a full port needs a pop first, which its receiver
+ * makes while it runs, at its local time, so no sooner than now, or than
+ * `from` when the receiver is the asking block (it runs from there), and
+ * the sender sees the slot credit_delay later. A sender that runs soon
+ * for its other ports (an LD/ST unit whose crossbar input is full, the
+ * request crossbar whose output to a refusing L2 slice is) still sends
+ * nothing on this one before that (issue 20). A free slot's reusable
+ * time would bound it too, but saved 17 wake-ups on the gather for a
+ * read of the ring per port visited. */
+static des_time slot_floor(const des_engine *e, const des_actor *self, des_time from, const des_port *p)
+{
+    if (p->count < p->cap)
+        return 0;
+    return after((p->receiver == self ? from : e->now), p->credit_delay);
+}
+
+/* The earliest send on `p` by a sender that runs no sooner than `run`:
+ * its promise (des_port_promise), never self's own (self is running). */
+static inline des_time promised(const des_actor *self, const des_port *p, des_time run)
+{
+    if ((p->promise_next == DES_NEVER && !p->promise_delay) || p->sender == self)
+        return run;
+    des_time d = after(run, p->promise_delay);
+    return d < p->promise_next ? d : p->promise_next;
+}
+
 /* The least, over `ports` (the actor's inputs or outputs), of the far
  * end's earliest send plus the port's latency (inputs) or credit delay
- * (outputs), starting from `b`. */
+ * (outputs), starting from `b`. (slot_floor and promises are for the
+ * deep bounds: here they cost more on the H100 stream's crossbars, 132
+ * inputs, than they saved anywhere.) */
 static des_time bound_over(const des_actor *self, const GPtrArray *ports, bool inputs, des_time b)
 {
     for (unsigned i = 0; i < ports->len; i++) {
@@ -100,12 +137,6 @@ des_time des_stop_bound(const des_actor *self)
     return b;
 }
 
-/* t + d, or DES_NEVER when t is: a block that nothing can wake bounds
- * nothing (the plain sum would wrap to a bound near 0). */
-static des_time after(des_time t, des_time d) { return t > DES_NEVER - d ? DES_NEVER : t + d; }
-
-static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
-                        unsigned depth);
 
 /* A block acting on edges runs at the first edge at or after t. */
 static des_time on_edge(const des_actor *a, des_time t)
@@ -134,11 +165,27 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
         b = earliest_send(e, self, a);
     } else {
         b = a->wake_at;
-        for (unsigned i = 0; i < a->inputs->len; i++) {
-            const des_port *p = g_ptr_array_index(a->inputs, i);
-            des_time t = arrival(e, self, from, p, depth - 1);
-            if (t < b)
-                b = t;
+        /* A muted input wakes nothing (only a run of a's own unmutes it);
+         * a promise bounds its sender's sends. Looked at only for blocks
+         * with such inputs: the dispatcher's 132 (the stop bound) have
+         * none. */
+        if (!a->in_marked) {
+            for (unsigned i = 0; i < a->inputs->len; i++) {
+                const des_port *p = g_ptr_array_index(a->inputs, i);
+                des_time t = after(earliest_run(e, self, from, p->sender, depth - 1), p->latency);
+                if (t < b)
+                    b = t;
+            }
+        } else {
+            for (unsigned i = 0; i < a->inputs->len; i++) {
+                const des_port *p = g_ptr_array_index(a->inputs, i);
+                if (p->muted)
+                    continue;
+                des_time r = earliest_run(e, self, from, p->sender, depth - 1);
+                des_time t = after(promised(self, p, r), p->latency);
+                if (t < b)
+                    b = t;
+            }
         }
         for (unsigned w = 0; w < a->out_words; w++)
             for (uint64_t v = a->out_wait[w]; v; v &= v - 1) {
@@ -151,12 +198,18 @@ static des_time earliest_run(const des_engine *e, const des_actor *self, des_tim
     return on_edge(a, b);
 }
 
-/* The earliest arrival on `p` of a message not yet sent: its sender's
- * earliest run, `depth` levels deep, plus the port's latency. */
+/* The earliest arrival on `p`, an input of self, of a message not yet
+ * sent, or `b` if sooner: its sender's earliest run, `depth` levels deep,
+ * as its promise has it, or the slot's (slot_floor) when later, plus the
+ * port's latency. (Deeper down, the far ends' own inputs, the slot saved
+ * nothing on the gather for its cost on the H100 stream.) */
 static des_time arrival(const des_engine *e, const des_actor *self, des_time from, const des_port *p,
-                        unsigned depth)
+                        unsigned depth, des_time b)
 {
-    return after(earliest_run(e, self, from, p->sender, depth), p->latency);
+    des_time t = after(promised(self, p, earliest_run(e, self, from, p->sender, depth)), p->latency);
+    if (t < b)   /* the floor only where it could lower b */
+        t = MAX(t, after(slot_floor(e, self, from, p), p->latency));
+    return t < b ? t : b;
 }
 
 void des_actor_plain_input_bound(des_actor *a) { a->plain_in_bound = true; }
@@ -167,9 +220,7 @@ des_time des_input_bound_deep(const des_actor *self, des_time from)
     des_time b = run_cap(e);
     for (unsigned i = 0; i < self->inputs->len; i++) {
         const des_port *p = g_ptr_array_index(self->inputs, i);
-        des_time t = arrival(e, self, from, p, 1);
-        if (t < b)
-            b = t;
+        b = arrival(e, self, from, p, 1, b);
     }
     return b;
 }
@@ -309,6 +360,7 @@ des_port *des_port_new(des_engine *e, const char *name, size_t msg_size, unsigne
     p->reusable = g_new0(des_time, capacity);
     p->buf = g_malloc0(msg_size * capacity);
     p->stamp = SIZE_MAX;
+    p->promise_next = DES_NEVER;
     des_actor_note_lookahead(receiver, latency);
     if (receiver) {
         p->rx_bit = receiver->inputs->len;
@@ -547,7 +599,20 @@ void des_port_pop(des_port *p, des_time t)
         release_held(p);
 }
 
-void des_port_mute(des_port *p, bool muted) { p->muted = muted; }
+void des_port_mute(des_port *p, bool muted)
+{
+    p->muted = muted;
+    if (muted && p->receiver)
+        p->receiver->in_marked = true;
+}
+
+void des_port_promise(des_port *p, des_time next, des_time delay)
+{
+    p->promise_next = next;
+    p->promise_delay = delay;
+    if (p->receiver)
+        p->receiver->in_marked = true;
+}
 
 des_time des_port_next(const des_port *p)
 {

@@ -199,6 +199,23 @@ static des_time credit_bound(void *ctx, des_time t)
     return b;
 }
 
+/* Before it blocks after running cycle c: it sends a reply only when a
+ * read completes (or when a slot frees for one waiting), and a request
+ * that reaches it later completes no sooner than the controller's
+ * shortest latency after the cycle it runs (des_port_promise). The L2
+ * slice's bounds then see its fills coming that much later than its
+ * next run (issue 20). */
+static void promise_replies(dram_block *d, uint64_t c)
+{
+    des_time period = d->clk->period;
+    uint64_t nd = memctrl_next_done(d->mc);
+    des_time next = !g_queue_is_empty(d->replies) ? c * period
+                    : nd == MEMCTRL_NEVER        ? DES_NEVER
+                                                 : MAX(nd, c + 1) * period;
+    for (unsigned i = 0; i < d->nports; i++)
+        des_port_promise(d->out[i], next, (des_time)memctrl_min_latency(d->mc) * period);
+}
+
 static void dram_main(des_actor *self, void *data)
 {
     dram_block *d = data;
@@ -255,6 +272,7 @@ static void dram_main(des_actor *self, void *data)
                 goto cycle;
             }
         }
+        promise_replies(d, c);
         now = runahead_sleep(self, d->clk, &ra);
     }
 }

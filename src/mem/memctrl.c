@@ -552,17 +552,27 @@ bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now)
 }
 
 /* No completion can come before the next command plus the shortest data
- * latency, so the wrapper need not wake earlier, unless the queue is full:
- * then the next command may start a waiting request and free a slot. */
-uint64_t memctrl_next_event(const memctrl *mc)
+ * latency, or the earliest one decided already. */
+uint64_t memctrl_next_done(const memctrl *mc)
 {
     uint64_t t = mc->next_action;
-    if (t != MEMCTRL_NEVER && memctrl_can_accept(mc))
+    if (t != MEMCTRL_NEVER)
         t += mc->min_latency;
     if (mc->heap_len && mc->heap[0].d.done < t)
         t = mc->heap[0].d.done;
     return t;
 }
+
+/* The wrapper need not wake before the next completion, unless the queue
+ * is full: then the next command may start a waiting request and free a
+ * slot. */
+uint64_t memctrl_next_event(const memctrl *mc)
+{
+    uint64_t t = memctrl_next_done(mc);
+    return memctrl_can_accept(mc) || mc->next_action > t ? t : mc->next_action;
+}
+
+unsigned memctrl_min_latency(const memctrl *mc) { return mc->min_latency; }
 
 size_t memctrl_advance(memctrl *mc, uint64_t now, memctrl_done *out, size_t max)
 {

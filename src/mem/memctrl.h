@@ -96,6 +96,12 @@ bool memctrl_enqueue(memctrl *mc, const memctrl_req *req, uint64_t now);
  * command (it may free a slot). MEMCTRL_NEVER when idle. Waking later is
  * allowed and changes no result. */
 uint64_t memctrl_next_event(const memctrl *mc);
+/* No request it holds completes before this cycle (the next command plus
+ * the shortest data latency, or a completion decided already), queue full
+ * or not; MEMCTRL_NEVER when idle. A request enqueued at cycle c completes
+ * no sooner than c + memctrl_min_latency. */
+uint64_t memctrl_next_done(const memctrl *mc);
+unsigned memctrl_min_latency(const memctrl *mc);
 /* Issue everything due up to and including cycle `now`, and hand back up to
  * `max` requests whose data finished by `now` (in completion order, ties in
  * arrival order). Returns how many were written to `out`; more may remain

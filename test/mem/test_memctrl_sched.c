@@ -169,6 +169,7 @@ Test(memctrl_sched, next_event_and_completion_cycles)
     cr_assert_eq(memctrl_advance(r.mc, 23, out, 2), 0);
     /* RD 17 issued: its data is done at 17 + 14 = 31, the next event */
     cr_assert_eq(memctrl_next_event(r.mc), 31);
+    cr_assert_eq(memctrl_next_done(r.mc), 31);
     /* Called late, at 100: the completion still says 31. */
     cr_assert_eq(memctrl_advance(r.mc, 100, out, 2), 1);
     cr_assert_eq(out[0].done, 31);
@@ -176,6 +177,7 @@ Test(memctrl_sched, next_event_and_completion_cycles)
     cr_assert_eq(out[0].arrival, 5);
     cr_assert_not(out[0].write);
     cr_assert_eq(memctrl_next_event(r.mc), MEMCTRL_NEVER);
+    cr_assert_eq(memctrl_next_done(r.mc), MEMCTRL_NEVER);
     cr_assert_eq(memctrl_pending(r.mc), 0);
     rig_free(&r);
 }
@@ -190,8 +192,13 @@ Test(memctrl_sched, full_queue_wakes_at_next_command)
     memctrl_req q = {.addr = rig_addr(&r, 0, 1, 0), .bytes = 64};
     cr_assert(memctrl_enqueue(r.mc, &q, 5));
     /* The queue is full: the ACT at 5 starts the request and frees the
-     * slot, so the wrapper must wake at 5, not at the first possible data (11). */
+     * slot, so the wrapper must wake at 5, not at the first possible data (11).
+     * No data is done before 11 all the same (memctrl_next_done: what the
+     * DRAM channel promises its L2 slice), and a request enqueued at c
+     * none before c + min(tCL, tWL) + BL/2 = c + 6. */
     cr_assert_eq(memctrl_next_event(r.mc), 5);
+    cr_assert_eq(memctrl_next_done(r.mc), 11);
+    cr_assert_eq(memctrl_min_latency(r.mc), 6);
     memctrl_done out[1];
     cr_assert_eq(memctrl_advance(r.mc, 5, out, 1), 0);
     cr_assert(memctrl_can_accept(r.mc));
