@@ -186,6 +186,16 @@ des_time des_stop_bound(const des_actor *self);
  * this bound only for the ports its next cycle's sends could fill. */
 des_time des_input_bound_deep(const des_actor *self, des_time from);
 des_time des_port_credit_bound(const des_port *p, des_time from);
+/* des_port_credit_bound kept in *at across a block's cycles: a bound stays
+ * valid as time passes, so it is recomputed only once t reaches it. */
+static inline des_time des_port_credit_kept(des_time *at, const des_port *p, des_time t)
+{
+    if (t >= *at) {
+        des_time b = des_port_credit_bound(p, t);
+        *at = *at > b ? *at : b;
+    }
+    return *at;
+}
 des_time des_stop_bound_deep(const des_actor *self, des_time from);
 /* Per input port, for a block that knows more of its senders than the
  * ports tell (issue 20, the lone SM): the earliest arrival on `self`'s

@@ -194,7 +194,7 @@ static des_time credit_bound(void *ctx, des_time t)
     for (unsigned i = 0; i < d->nports; i++) {
         if (des_port_count(d->out[i]) + k < des_port_capacity(d->out[i]))
             continue;
-        b = MIN(b, runahead_credit(&d->credit_at[i], d->out[i], t));
+        b = MIN(b, des_port_credit_kept(&d->credit_at[i], d->out[i], t));
     }
     return b;
 }

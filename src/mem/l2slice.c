@@ -556,7 +556,7 @@ static des_time credit_bound(void *ctx, des_time t)
     for (int i = 0; i < 4; i++) {
         if (!out[i] || des_port_count(out[i]) + (i < 2 ? k : 1) < des_port_capacity(out[i]))
             continue;
-        b = MIN(b, runahead_credit(&s->credit_at[i], out[i], t));
+        b = MIN(b, des_port_credit_kept(&s->credit_at[i], out[i], t));
     }
     return b;
 }

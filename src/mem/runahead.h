@@ -60,14 +60,4 @@ static inline void runahead_ran(runahead *r, uint64_t c, uint64_t own)
     r->ran = true;
 }
 
-/* Output port p's credit bound (des_port_credit_bound) for a cycle at t,
- * kept in *at: a bound stays valid as time passes, so it is recomputed only
- * once t reaches it. */
-static inline des_time runahead_credit(des_time *at, const des_port *p, des_time t)
-{
-    if (t >= *at)
-        *at = MAX(*at, des_port_credit_bound(p, t));
-    return *at;
-}
-
 #endif

@@ -533,10 +533,7 @@ static des_time credit_bound(void *ctx, des_time t)
         xbar_out *out = &x->out[LOW_BIT(w, v)];
         if (!out->has_pkt || des_port_count(out->port) < des_port_capacity(out->port))
             continue;
-        /* A bound stays valid as time passes: recomputed once reached. */
-        if (t >= out->credit_at)
-            out->credit_at = MAX(out->credit_at, des_port_credit_bound(out->port, t));
-        b = MIN(b, out->credit_at);
+        b = MIN(b, des_port_credit_kept(&out->credit_at, out->port, t));
     }
     return b;
 }
