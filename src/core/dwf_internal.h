@@ -29,13 +29,13 @@ typedef struct dwf_state {
     uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
     uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
     uint64_t *seq, *key;
+    uint32_t *tpc, *fpc, *sel;   /* a carrier's next pcs: lanes in sel go to tpc, the others to fpc */
     uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes taken so far */
     uint64_t nseq;
     /* per thread (hw * ws + original lane) */
     uint8_t *home;
     uint32_t hlanes[ISA_MAX_LANES];   /* per home lane h: the lanes its threads may take (core.dwf_home_lane) */
     uint32_t *pd;
-    uint32_t *npc;           /* next pc */
     unsigned *live;          /* per hw warp: threads not exited */
     /* pc groups */
     dgroup *g;
