@@ -113,12 +113,14 @@ static void pool_add_group(sm *s, dwf_state *d, unsigned e, const unsigned *ts, 
     uint32_t m = 0, pd = d->pdmin[e];
     unsigned c = 0;
     for (uint32_t b = which; b; b &= b - 1, c++) {
-        unsigned i = (unsigned)__builtin_ctz(b), t = ts[i];
-        d->tid[e][lane[i]] = (uint16_t)t;
+        unsigned i = (unsigned)__builtin_ctz(b);
+        d->tid[e][lane[i]] = (uint16_t)ts[i];
         m |= UINT32_C(1) << lane[i];
-        if (d->pd[t] < pd)
-            pd = d->pd[t];
     }
+    if (s->p.dwf_policy == DWF_POL_PDPRI)   /* pdmin: DPdPri's key alone */
+        for (uint32_t b = which; b; b &= b - 1)
+            if (d->pd[ts[__builtin_ctz(b)]] < pd)
+                pd = d->pd[ts[__builtin_ctz(b)]];
     d->mask[e] |= m;
     s->ent[e].active = d->mask[e];
     if (d->grp[e] != NONE)   /* a barrier-queue warp counts in no group */
@@ -167,7 +169,7 @@ bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, uns
     if (!e) {
         e = dwf_lut_insert(&d->lut, key, dwf_pool_new(s, d, key, hw, k));
     }
-    unsigned old = e->idx, nw = conflict ? dwf_pool_new(s, d, key, hw, k) : NONE;
+    unsigned old = e->idx, nw = conflict ? dwf_pool_new_in(s, d, key, hw, k, d->grp[old]) : NONE;
     if (miss) {   /* which kind: docs/core.md "Dynamic warp formation" */
         bool joined = fresh != all;
         if (np > 1) {

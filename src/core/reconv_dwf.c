@@ -76,6 +76,7 @@ static void *dwf_create(sm *s)
     d->pocc = g_new0(uint32_t, n);
     d->ptake = g_new0(uint32_t, n);
     d->home = g_new0(uint8_t, nt);
+    d->thr = g_new0(isa_thread *, nt);
     d->pd = g_new0(uint32_t, nt);
     d->live = g_new0(unsigned, p->max_warps);
     d->g = g_new0(dgroup, n);
@@ -88,6 +89,7 @@ static void *dwf_create(sm *s)
     d->ngfree = n;
     d->gmap = g_hash_table_new(g_direct_hash, g_direct_equal);
     d->pool = g_new(uint32_t, n);
+    d->ppos = g_new0(uint32_t, n);
     d->flight = g_new(uint32_t, n);
     d->bq = g_new(uint32_t, n);
     d->pool_limit = p->dwf_pool_entries ? p->dwf_pool_entries : n;
@@ -128,6 +130,7 @@ static void dwf_destroy(void *state)
     g_free(d->pocc);
     g_free(d->ptake);
     g_free(d->home);
+    g_free(d->thr);
     g_free(d->pd);
     g_free(d->live);
     g_free(d->g);
@@ -137,6 +140,7 @@ static void dwf_destroy(void *state)
     g_free(d->gfree);
     g_hash_table_destroy(d->gmap);
     g_free(d->pool);
+    g_free(d->ppos);
     g_free(d->flight);
     g_free(d->bq);
     dwf_lut_free(&d->lut);
@@ -157,7 +161,8 @@ static bool cross_lane(const isa_inst *in)
 
 static isa_thread *thread_of(const sm *s, const dwf_state *d, unsigned t)
 {
-    return s->hw[t / d->ws].lane[t % d->ws];
+    (void)s;
+    return d->thr[t];
 }
 
 /* Bitmap of the pcs that DPdPri counts as post-dominators: the
@@ -273,6 +278,7 @@ static unsigned pool_entry(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint6
     d->pdmin[e] = UINT32_MAX;
     d->grp[e] = NONE;
     d->parked[e] = false;
+    d->ppos[e] = d->npool;
     d->pool[d->npool++] = e;
     if (d->npool > d->pool_max)
         d->pool_max = d->npool;
@@ -281,8 +287,14 @@ static unsigned pool_entry(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint6
 
 uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
 {
+    return dwf_pool_new_in(s, d, key, hw, k, NONE);
+}
+
+uint32_t dwf_pool_new_in(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k, uint32_t g)
+{
     unsigned e = pool_entry(s, d, key, hw, k);
-    uint32_t g = group_of(d, key, true);
+    if (g == NONE)
+        g = group_of(d, key, true);
     d->grp[e] = g;
     /* DMaj issues only the Majority Entry's warps: the others leave the
      * scheduler (no status to compute each cycle) until their pc is chosen */
@@ -328,7 +340,9 @@ static void pool_issue(dwf_state *d, unsigned e)
         d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
         dwf_lut_invalidate(&d->lut, d->key[e], e);
     }
-    remove_at(d->pool, &d->npool, e);
+    uint32_t last = d->pool[--d->npool];   /* no order: every pick compares seq */
+    d->pool[d->ppos[e]] = last;
+    d->ppos[last] = d->ppos[e];
     d->est[e] = E_FLIGHT;
     d->flight[d->nflight++] = e;
     if (g != NONE && g != d->maj)
@@ -705,6 +719,7 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
         else if (s->p.dwf_swizzle && d->ws % 2 == 0 && (tid / d->ws) % 2)
             home ^= 1;
         d->home[t] = (uint8_t)home;
+        d->thr[t] = h->lane[l];
         d->pd[t] = 0;
         dwf_pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
     }
