@@ -159,10 +159,9 @@ static bool cross_lane(const isa_inst *in)
            in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE;
 }
 
-static isa_thread *thread_of(const sm *s, const dwf_state *d, unsigned t)
+static isa_thread *thread_of(const dwf_state *d, unsigned t)
 {
-    (void)s;
-    return d->thr[t];
+    return d->thr[t];   /* s->hw[t / ws].lane[t % ws], cached at warp start */
 }
 
 /* Bitmap of the pcs that DPdPri counts as post-dominators: the
@@ -650,7 +649,7 @@ static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     sw->at = 0;
     for (uint32_t m = sw->mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        sw->lane[l] = thread_of(s, d, d->tid[e][l]);
+        sw->lane[l] = thread_of(d, d->tid[e][l]);
     }
     d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? dwf_bank_stall(s, d, e) : 0;
     d->issued++;
