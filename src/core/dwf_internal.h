@@ -29,13 +29,14 @@ typedef struct dwf_state {
     uint16_t (*tid)[ISA_MAX_LANES];   /* thread id (hw * ws + lane) on each lane */
     uint32_t *mask, *gnext, *gprev, *grp, *pdmin;
     uint64_t *seq, *key;
+    uint32_t *tpc, *fpc, *sel;   /* a carrier's next pcs: lanes in sel go to tpc, the others to fpc */
     uint32_t *pw, *pocc, *ptake;   /* las placement: a pc's pool warps, their lanes, the lanes taken so far */
     uint64_t nseq;
     /* per thread (hw * ws + original lane) */
     uint8_t *home;
+    isa_thread **thr;        /* the thread (s->hw[t / ws].lane[t % ws], set at warp start) */
     uint32_t hlanes[ISA_MAX_LANES];   /* per home lane h: the lanes its threads may take (core.dwf_home_lane) */
     uint32_t *pd;
-    uint32_t *npc;           /* next pc */
     unsigned *live;          /* per hw warp: threads not exited */
     /* pc groups */
     dgroup *g;
@@ -46,8 +47,8 @@ typedef struct dwf_state {
     uint32_t *gfree;
     unsigned ngfree;
     GHashTable *gmap;        /* key + 1 -> group + 1 */
-    /* the pool, in formation order, and the carriers, in issue order */
-    uint32_t *pool, *flight;
+    uint32_t *pool, *flight; /* the pool in no order (ppos: each warp's index), the carriers in issue order */
+    uint32_t *ppos;
     unsigned npool, nflight, pool_limit;
     uint32_t *bq;            /* bypass: pool warps a barrier released, arrival order; outside any group */
     unsigned nbq;
@@ -77,6 +78,8 @@ typedef struct dwf_state {
 
 /* reconv_dwf.c: the pool */
 uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k);
+/* dwf_pool_new for a key whose group g is known (a pool warp of it exists) */
+uint32_t dwf_pool_new_in(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k, uint32_t g);
 void dwf_maj_insert(sm *s, dwf_state *d, uint32_t g, uint64_t k, bool count);
 
 /* Thread t joins pool warp e on lane l (per thread: inline in both files). */

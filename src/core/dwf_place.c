@@ -82,6 +82,52 @@ static uint32_t free_fill(const dwf_state *d, const unsigned *ts, uint32_t want,
     return want;
 }
 
+/* las_place with the LUT's warp alone (np = 1, the thesis's rule): the same
+ * lanes, thread by thread, without the per-warp arrays. Returns the threads
+ * (bit i: ts[i]) that go to the new warp. */
+static uint32_t las_place_lut(const dwf_state *d, const unsigned *ts, unsigned n, bool xl, uint32_t occ,
+                              uint8_t *lane, uint32_t *nocc)
+{
+    uint32_t fresh = 0, no = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t hl = xl ? UINT32_C(1) << (ts[i] % d->ws) : d->hlanes[d->home[ts[i]]];
+        uint32_t f = hl & ~occ;
+        if (f) {
+            occ |= f & -f;
+        } else {
+            f = hl & ~no;
+            fresh |= UINT32_C(1) << i;
+            no |= f ? f & -f : 1;   /* dwf_las_lane: lane 0 when none is free */
+        }
+        lane[i] = f ? (uint8_t)__builtin_ctz(f) : 0;
+    }
+    *nocc = no;
+    return fresh;
+}
+
+/* Threads ts[i] (bit i of `which`) join pool warp e on lane[i]: dwf_pool_add
+ * for each, in order, with the warp's fields written once. */
+static void pool_add_group(sm *s, dwf_state *d, unsigned e, const unsigned *ts, const uint8_t *lane,
+                           uint32_t which)
+{
+    uint32_t m = 0, pd = d->pdmin[e];
+    unsigned c = 0;
+    for (uint32_t b = which; b; b &= b - 1, c++) {
+        unsigned i = (unsigned)__builtin_ctz(b);
+        d->tid[e][lane[i]] = (uint16_t)ts[i];
+        m |= UINT32_C(1) << lane[i];
+    }
+    if (s->p.dwf_policy == DWF_POL_PDPRI)   /* pdmin: DPdPri's key alone */
+        for (uint32_t b = which; b; b &= b - 1)
+            if (d->pd[ts[__builtin_ctz(b)]] < pd)
+                pd = d->pd[ts[__builtin_ctz(b)]];
+    d->mask[e] |= m;
+    s->ent[e].active = d->mask[e];
+    if (d->grp[e] != NONE)   /* a barrier-queue warp counts in no group */
+        d->cnt[d->grp[e]] += c;
+    d->pdmin[e] = pd;
+}
+
 /* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
  * when the pool lacks the entries it would need. */
 bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
@@ -89,28 +135,27 @@ bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, uns
     bool xl = key & XLANE_KEY;
     bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
     uint32_t full = d->ws >= 32 ? UINT32_MAX : (UINT32_C(1) << d->ws) - 1;
+    uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1;
     uint8_t lane[ISA_MAX_LANES];
-    unsigned wi[ISA_MAX_LANES];   /* warp of each thread: d->pw[] index, np - 1 the LUT's, np a new one */
+    unsigned wi[ISA_MAX_LANES];   /* with older warps: d->pw[] index, np - 1 the LUT's, np a new one */
     d->lookups++;
     dwf_lut_entry *e = dwf_lut_lookup(&d->lut, key);
     uint32_t occ = e ? e->occ : 0, nocc = 0;
-    unsigned np = 1;   /* the pc's pool warps placement considers, the LUT's last */
+    uint32_t fresh;   /* the LUT's warp alone: the threads (bit i: ts[i]) that go to a new warp */
+    unsigned np = 1;  /* the pc's pool warps placement considers, the LUT's last */
     bool miss = false;
     if (las) {
-        d->pw[0] = e ? e->idx : NONE;
-        d->pocc[0] = occ;
-        miss = las_place(d, ts, n, xl, 1, false, lane, wi, &nocc);
+        fresh = las_place_lut(d, ts, n, xl, occ, lane, &nocc);
+        miss = fresh != 0;
         if (miss && e && s->p.dwf_las_merge == DWF_MERGE_ANY && !xl) {
             np = older_warps(d, e->idx);
             las_place(d, ts, n, xl, np, true, lane, wi, &nocc);
         }
     } else {
         bool home = s->p.dwf_rf == DWF_RF_BANKS && s->p.dwf_bank_place == DWF_PLACE_HOME;
-        uint32_t all = n >= 32 ? UINT32_MAX : (UINT32_C(1) << n) - 1, o = occ;
-        uint32_t left = free_fill(d, ts, all, &o, home, lane);
-        free_fill(d, ts, left, &nocc, home, lane);
-        for (unsigned i = 0; i < n; i++)
-            wi[i] = left >> i & 1;
+        uint32_t o = occ;
+        fresh = free_fill(d, ts, all, &o, home, lane);
+        free_fill(d, ts, fresh, &nocc, home, lane);
     }
     bool conflict = nocc != 0;
     unsigned need = (e ? 0 : 1) + (conflict ? 1 : 0);
@@ -124,20 +169,30 @@ bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, uns
     if (!e) {
         e = dwf_lut_insert(&d->lut, key, dwf_pool_new(s, d, key, hw, k));
     }
-    unsigned old = e->idx, nw = conflict ? dwf_pool_new(s, d, key, hw, k) : NONE;
+    unsigned old = e->idx, nw = conflict ? dwf_pool_new_in(s, d, key, hw, k, d->grp[old]) : NONE;
     if (miss) {   /* which kind: docs/core.md "Dynamic warp formation" */
-        bool joined = false;
-        for (unsigned i = 0; i < n; i++)
-            joined |= wi[i] == np - 1;
+        bool joined = fresh != all;
+        if (np > 1) {
+            joined = false;
+            for (unsigned i = 0; i < n; i++)
+                joined |= wi[i] == np - 1;
+        }
         d->las_conflicts++;
         if ((e->occ & full) == full)
             d->las_full++;
         else if (joined)
             d->las_split++;
     }
-    for (unsigned i = 0; i < n; i++) {
-        unsigned target = wi[i] == np ? nw : wi[i] == np - 1 ? old : d->pw[wi[i]];
-        dwf_pool_add(s, d, target, lane[i], ts[i]);
+    if (np > 1) {
+        for (unsigned i = 0; i < n; i++) {
+            unsigned target = wi[i] == np ? nw : wi[i] == np - 1 ? old : d->pw[wi[i]];
+            dwf_pool_add(s, d, target, lane[i], ts[i]);
+        }
+    } else {
+        if (all & ~fresh)
+            pool_add_group(s, d, old, ts, lane, all & ~fresh);
+        if (fresh)
+            pool_add_group(s, d, nw, ts, lane, fresh);
     }
     if (nw != NONE) {   /* the LUT follows the new warp; the old one is never updated again */
         e->idx = nw;

@@ -69,12 +69,15 @@ static void *dwf_create(sm *s)
     d->pdmin = g_new0(uint32_t, n);
     d->seq = g_new0(uint64_t, n);
     d->key = g_new0(uint64_t, n);
+    d->tpc = g_new0(uint32_t, n);
+    d->fpc = g_new0(uint32_t, n);
+    d->sel = g_new0(uint32_t, n);
     d->pw = g_new0(uint32_t, n);
     d->pocc = g_new0(uint32_t, n);
     d->ptake = g_new0(uint32_t, n);
     d->home = g_new0(uint8_t, nt);
+    d->thr = g_new0(isa_thread *, nt);
     d->pd = g_new0(uint32_t, nt);
-    d->npc = g_new0(uint32_t, nt);
     d->live = g_new0(unsigned, p->max_warps);
     d->g = g_new0(dgroup, n);
     d->cnt = g_new0(uint32_t, n);
@@ -86,6 +89,7 @@ static void *dwf_create(sm *s)
     d->ngfree = n;
     d->gmap = g_hash_table_new(g_direct_hash, g_direct_equal);
     d->pool = g_new(uint32_t, n);
+    d->ppos = g_new0(uint32_t, n);
     d->flight = g_new(uint32_t, n);
     d->bq = g_new(uint32_t, n);
     d->pool_limit = p->dwf_pool_entries ? p->dwf_pool_entries : n;
@@ -119,12 +123,15 @@ static void dwf_destroy(void *state)
     g_free(d->pdmin);
     g_free(d->seq);
     g_free(d->key);
+    g_free(d->tpc);
+    g_free(d->fpc);
+    g_free(d->sel);
     g_free(d->pw);
     g_free(d->pocc);
     g_free(d->ptake);
     g_free(d->home);
+    g_free(d->thr);
     g_free(d->pd);
-    g_free(d->npc);
     g_free(d->live);
     g_free(d->g);
     g_free(d->cnt);
@@ -133,6 +140,7 @@ static void dwf_destroy(void *state)
     g_free(d->gfree);
     g_hash_table_destroy(d->gmap);
     g_free(d->pool);
+    g_free(d->ppos);
     g_free(d->flight);
     g_free(d->bq);
     dwf_lut_free(&d->lut);
@@ -151,9 +159,9 @@ static bool cross_lane(const isa_inst *in)
            in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE;
 }
 
-static isa_thread *thread_of(const sm *s, const dwf_state *d, unsigned t)
+static isa_thread *thread_of(const dwf_state *d, unsigned t)
 {
-    return s->hw[t / d->ws].lane[t % d->ws];
+    return d->thr[t];   /* s->hw[t / ws].lane[t % ws], cached at warp start */
 }
 
 /* Bitmap of the pcs that DPdPri counts as post-dominators: the
@@ -269,6 +277,7 @@ static unsigned pool_entry(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint6
     d->pdmin[e] = UINT32_MAX;
     d->grp[e] = NONE;
     d->parked[e] = false;
+    d->ppos[e] = d->npool;
     d->pool[d->npool++] = e;
     if (d->npool > d->pool_max)
         d->pool_max = d->npool;
@@ -277,8 +286,14 @@ static unsigned pool_entry(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint6
 
 uint32_t dwf_pool_new(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k)
 {
+    return dwf_pool_new_in(s, d, key, hw, k, NONE);
+}
+
+uint32_t dwf_pool_new_in(sm *s, dwf_state *d, uint64_t key, unsigned hw, uint64_t k, uint32_t g)
+{
     unsigned e = pool_entry(s, d, key, hw, k);
-    uint32_t g = group_of(d, key, true);
+    if (g == NONE)
+        g = group_of(d, key, true);
     d->grp[e] = g;
     /* DMaj issues only the Majority Entry's warps: the others leave the
      * scheduler (no status to compute each cycle) until their pc is chosen */
@@ -324,7 +339,9 @@ static void pool_issue(dwf_state *d, unsigned e)
         d->cnt[g] -= (uint32_t)sg_popcount32(d->mask[e]);
         dwf_lut_invalidate(&d->lut, d->key[e], e);
     }
-    remove_at(d->pool, &d->npool, e);
+    uint32_t last = d->pool[--d->npool];   /* no order: every pick compares seq */
+    d->pool[d->ppos[e]] = last;
+    d->ppos[last] = d->ppos[e];
     d->est[e] = E_FLIGHT;
     d->flight[d->nflight++] = e;
     if (g != NONE && g != d->maj)
@@ -333,37 +350,45 @@ static void pool_issue(dwf_state *d, unsigned e)
 
 /* ---- write-back: a carrier's thread groups into the pool ([T] 4.2) -------- */
 
+/* Carrier e's lanes whose next pc is lane l's, and that pc in *pc (the two
+ * next pcs of its instruction: dwf_subwarp_done). */
+static uint32_t next_pc_lanes(const dwf_state *d, unsigned e, unsigned l, uint32_t *pc)
+{
+    uint32_t m = d->mask[e], sel = d->sel[e] & m;
+    if (d->tpc[e] == d->fpc[e]) {
+        *pc = d->tpc[e];
+        return m;
+    }
+    bool t = sel >> l & 1;
+    *pc = t ? d->tpc[e] : d->fpc[e];
+    return t ? sel : m & ~sel;
+}
+
 /* Carrier e writes back at cycle k: its thread groups, one LUT lookup each,
  * while the scheduler cycle's lookups last. Returns true when it is empty. */
 static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
 {
     const sm_entity *w = &s->ent[e];
     const isa_program *prog = sm_prog_of(s, e);
-    uint32_t npc[ISA_MAX_LANES];
-    for (uint32_t m = d->mask[e]; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m);
-        npc[l] = d->npc[d->tid[e][l]];
-    }
     while (d->mask[e]) {
         if (s->p.dwf_lut_lookups && !d->lookups_left) {
             d->port_waits++;
             return false;
         }
         unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
-        uint32_t pc = npc[first];
+        uint32_t pc, taken = next_pc_lanes(d, e, first, &pc);
         bool xl = pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc));
-        unsigned ts[ISA_MAX_LANES], n = 0;
-        uint32_t taken = 0;
-        for (uint32_t m = d->mask[e]; m; m &= m - 1) {
+        unsigned ts[ISA_MAX_LANES], n = 0, hw = d->tid[e][first] / d->ws;
+        for (uint32_t m = taken; m; m &= m - 1) {
             unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
-            if (npc[l] != pc || (xl && t / d->ws != d->tid[e][first] / d->ws))
-                continue;
-            ts[n++] = t;
-            taken |= UINT32_C(1) << l;
+            if (xl && t / d->ws != hw)
+                taken &= ~(UINT32_C(1) << l);
+            else
+                ts[n++] = t;
         }
         uint64_t key = (uint64_t)w->cta << 32 | pc;
         if (xl)
-            key = XLANE_KEY | (uint64_t)(d->tid[e][first] / d->ws) << 32 | pc;
+            key = XLANE_KEY | (uint64_t)hw << 32 | pc;
         d->pfull[e] = false;
         if (!dwf_insert_group(s, d, key, ts, n, k)) {
             d->pool_full++;
@@ -390,10 +415,9 @@ static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
 static int bar_write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
 {
     unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
-    uint32_t pc = d->npc[d->tid[e][first]];
-    for (uint32_t m = d->mask[e]; m; m &= m - 1)
-        if (d->npc[d->tid[e][__builtin_ctz(m)]] != pc)
-            return 2;
+    uint32_t pc;
+    if (next_pc_lanes(d, e, first, &pc) != d->mask[e])
+        return 2;
     const isa_program *prog = sm_prog_of(s, e);
     if (pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc)))
         return 2;
@@ -625,7 +649,7 @@ static const sm_subwarp *dwf_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     sw->at = 0;
     for (uint32_t m = sw->mask; m; m &= m - 1) {
         unsigned l = (unsigned)__builtin_ctz(m);
-        sw->lane[l] = thread_of(s, d, d->tid[e][l]);
+        sw->lane[l] = thread_of(d, d->tid[e][l]);
     }
     d->bank_extra = s->p.dwf_rf == DWF_RF_BANKS ? dwf_bank_stall(s, d, e) : 0;
     d->issued++;
@@ -639,21 +663,21 @@ static void dwf_subwarp_done(sm *s, unsigned e, unsigned i, const isa_exec_out *
 {
     (void)i, (void)issued, (void)done;
     dwf_state *d = s->rc_state;
-    uint32_t pc = s->ent[e].pc;
-    const uint8_t *ip = s->p.dwf_policy == DWF_POL_PDPRI
-                            ? ipdoms_of(d, sm_prog_of(s, e), s->p.dwf_pdpri_count == DWF_PD_ANY)
-                            : NULL;
+    uint32_t pc = s->ent[e].pc, gone = o->exited & d->mask[e];
+    for (uint32_t m = gone; m; m &= m - 1)
+        d->live[d->tid[e][__builtin_ctz(m)] / d->ws]--;
+    d->mask[e] &= ~gone;
+    /* isa_lane_next_pc's two pcs: taken lanes to tpc, the others to fpc */
+    d->tpc[e] = isa_next_pc(o->inst, pc, true);
+    d->fpc[e] = isa_next_pc(o->inst, pc, false);
+    d->sel[e] = o->taken & d->mask[e];
+    if (s->p.dwf_policy != DWF_POL_PDPRI)
+        return;
+    const uint8_t *ip = ipdoms_of(d, sm_prog_of(s, e), s->p.dwf_pdpri_count == DWF_PD_ANY);
     for (uint32_t m = d->mask[e]; m; m &= m - 1) {
-        unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
-        if (o->exited >> l & 1) {
-            d->mask[e] &= ~(UINT32_C(1) << l);
-            d->live[t / d->ws]--;
-            continue;
-        }
-        uint32_t next = isa_lane_next_pc(o, pc, l);
-        d->npc[t] = next;
-        if (ip && ip[next])
-            d->pd[t]++;
+        unsigned l = (unsigned)__builtin_ctz(m);
+        if (ip[d->sel[e] >> l & 1 ? d->tpc[e] : d->fpc[e]])
+            d->pd[d->tid[e][l]]++;
     }
 }
 
@@ -694,8 +718,8 @@ static void dwf_warp_start(sm *s, unsigned hw, uint64_t cycle)
         else if (s->p.dwf_swizzle && d->ws % 2 == 0 && (tid / d->ws) % 2)
             home ^= 1;
         d->home[t] = (uint8_t)home;
+        d->thr[t] = h->lane[l];
         d->pd[t] = 0;
-        d->npc[t] = 0;
         dwf_pool_add(s, d, e, s->p.dwf_rf == DWF_RF_LAS ? home : l, t);
     }
     if (s->p.dwf_policy == DWF_POL_MAJ)
