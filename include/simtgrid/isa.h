@@ -204,6 +204,16 @@ static inline uint32_t isa_next_pc(const isa_inst *in, uint32_t pc, bool taken_o
     return pc + 1;
 }
 
+/* An instruction whose lanes read each other's values (ballot, vote,
+ * shuffle, the database unit's conditional accumulate and tree traversal):
+ * a mechanism that regroups threads must issue it on the static warp's
+ * lanes. */
+static inline bool isa_cross_lane(const isa_inst *in)
+{
+    return in->op == ISA_OP_BALLOT || in->op == ISA_OP_VOTE || in->op == ISA_OP_SHFL ||
+           in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE;
+}
+
 /* Human-readable listing: header, data, shared, params, every instruction
  * with its block, and the CFG with each block's successors and IPDOM. */
 void isa_program_dump(const isa_program *p, GString *out);

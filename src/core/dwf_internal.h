@@ -95,7 +95,11 @@ static inline void dwf_pool_add(sm *s, dwf_state *d, unsigned e, unsigned l, uns
 }
 
 /* dwf_place.c: lane placement */
-bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k);
+/* Carrier e's lanes whose next pc is lane l's, that pc in *pc. */
+uint32_t dwf_next_pc_lanes(const dwf_state *d, unsigned e, unsigned l, uint32_t *pc);
+/* Carrier e's thread groups into the pool at cycle k, one LUT lookup each
+ * while the scheduler cycle's last; true when it is empty. */
+bool dwf_write_back(sm *s, dwf_state *d, unsigned e, uint64_t k);
 unsigned dwf_bank_stall(const sm *s, const dwf_state *d, unsigned e);
 
 #endif

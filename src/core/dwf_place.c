@@ -1,4 +1,5 @@
-/* Dynamic warp formation: where a thread group's threads go at write-back
+/* Dynamic warp formation's write-back: a carrier's threads split by next
+ * pc into thread groups, and where a group's threads go
  * (Fung's MASc thesis "Dynamic Warp Formation", sec. 4.2; docs/core.md
  * "Dynamic warp formation"): the PC-warp LUT's warp, older warps of the pc
  * (core.dwf_las_merge) or a new warp, on the lanes the register file
@@ -130,7 +131,7 @@ static void pool_add_group(sm *s, dwf_state *d, unsigned e, const unsigned *ts, 
 
 /* Inserts the n threads ts[] whose next pc is key's; false (nothing done)
  * when the pool lacks the entries it would need. */
-bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
+static bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, unsigned n, uint64_t k)
 {
     bool xl = key & XLANE_KEY;
     bool las = s->p.dwf_rf == DWF_RF_LAS || xl;
@@ -205,6 +206,58 @@ bool dwf_insert_group(sm *s, dwf_state *d, uint64_t key, const unsigned *ts, uns
     return true;
 }
 
+
+/* Carrier e's lanes whose next pc is lane l's, and that pc in *pc (the two
+ * next pcs of its instruction: dwf_subwarp_done). */
+uint32_t dwf_next_pc_lanes(const dwf_state *d, unsigned e, unsigned l, uint32_t *pc)
+{
+    uint32_t m = d->mask[e], sel = d->sel[e] & m;
+    if (d->tpc[e] == d->fpc[e]) {
+        *pc = d->tpc[e];
+        return m;
+    }
+    bool t = sel >> l & 1;
+    *pc = t ? d->tpc[e] : d->fpc[e];
+    return t ? sel : m & ~sel;
+}
+
+/* Carrier e writes back at cycle k: its thread groups, one LUT lookup each,
+ * while the scheduler cycle's lookups last. Returns true when it is empty. */
+bool dwf_write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
+{
+    const sm_entity *w = &s->ent[e];
+    const isa_program *prog = sm_prog_of(s, e);
+    while (d->mask[e]) {
+        if (s->p.dwf_lut_lookups && !d->lookups_left) {
+            d->port_waits++;
+            return false;
+        }
+        unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
+        uint32_t pc, taken = dwf_next_pc_lanes(d, e, first, &pc);
+        bool xl = pc < isa_program_ninst(prog) && isa_cross_lane(isa_program_inst(prog, pc));
+        unsigned ts[ISA_MAX_LANES], n = 0, hw = d->tid[e][first] / d->ws;
+        for (uint32_t m = taken; m; m &= m - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
+            if (xl && t / d->ws != hw)
+                taken &= ~(UINT32_C(1) << l);
+            else
+                ts[n++] = t;
+        }
+        uint64_t key = (uint64_t)w->cta << 32 | pc;
+        if (xl)
+            key = XLANE_KEY | (uint64_t)hw << 32 | pc;
+        d->pfull[e] = false;
+        if (!dwf_insert_group(s, d, key, ts, n, k)) {
+            d->pool_full++;
+            d->pfull[e] = true;
+            return false;
+        }
+        if (s->p.dwf_lut_lookups)
+            d->lookups_left--;
+        d->mask[e] &= ~taken;
+    }
+    return true;
+}
 
 /* Pipeline cycles a `banks` warp's register reads hold the issue
  * (core.dwf_bank_cost, docs/core.md "Dynamic warp formation"). lane: a

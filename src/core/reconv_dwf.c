@@ -38,9 +38,9 @@
  * formed per hardware warp on the threads' original lanes and issue when
  * they hold every live thread of it (or when nothing else can move).
  *
- * The state is dwf_internal.h's; where a thread group's threads go (the
- * LUT's warp, older warps, a new warp, on which lanes) and what a `banks`
- * warp's bank conflicts cost are dwf_place.c's. */
+ * The state is dwf_internal.h's; the write-back's thread groups, where a
+ * group's threads go (the LUT's warp, older warps, a new warp, on which
+ * lanes) and what a `banks` warp's bank conflicts cost are dwf_place.c's. */
 #include <string.h>
 
 #include "core/dwf_internal.h"
@@ -152,12 +152,6 @@ static void dwf_destroy(void *state)
 }
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static bool cross_lane(const isa_inst *in)
-{
-    return in->op == ISA_OP_BALLOT || in->op == ISA_OP_VOTE || in->op == ISA_OP_SHFL ||
-           in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE;
-}
 
 static isa_thread *thread_of(const dwf_state *d, unsigned t)
 {
@@ -350,58 +344,6 @@ static void pool_issue(dwf_state *d, unsigned e)
 
 /* ---- write-back: a carrier's thread groups into the pool ([T] 4.2) -------- */
 
-/* Carrier e's lanes whose next pc is lane l's, and that pc in *pc (the two
- * next pcs of its instruction: dwf_subwarp_done). */
-static uint32_t next_pc_lanes(const dwf_state *d, unsigned e, unsigned l, uint32_t *pc)
-{
-    uint32_t m = d->mask[e], sel = d->sel[e] & m;
-    if (d->tpc[e] == d->fpc[e]) {
-        *pc = d->tpc[e];
-        return m;
-    }
-    bool t = sel >> l & 1;
-    *pc = t ? d->tpc[e] : d->fpc[e];
-    return t ? sel : m & ~sel;
-}
-
-/* Carrier e writes back at cycle k: its thread groups, one LUT lookup each,
- * while the scheduler cycle's lookups last. Returns true when it is empty. */
-static bool write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
-{
-    const sm_entity *w = &s->ent[e];
-    const isa_program *prog = sm_prog_of(s, e);
-    while (d->mask[e]) {
-        if (s->p.dwf_lut_lookups && !d->lookups_left) {
-            d->port_waits++;
-            return false;
-        }
-        unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
-        uint32_t pc, taken = next_pc_lanes(d, e, first, &pc);
-        bool xl = pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc));
-        unsigned ts[ISA_MAX_LANES], n = 0, hw = d->tid[e][first] / d->ws;
-        for (uint32_t m = taken; m; m &= m - 1) {
-            unsigned l = (unsigned)__builtin_ctz(m), t = d->tid[e][l];
-            if (xl && t / d->ws != hw)
-                taken &= ~(UINT32_C(1) << l);
-            else
-                ts[n++] = t;
-        }
-        uint64_t key = (uint64_t)w->cta << 32 | pc;
-        if (xl)
-            key = XLANE_KEY | (uint64_t)hw << 32 | pc;
-        d->pfull[e] = false;
-        if (!dwf_insert_group(s, d, key, ts, n, k)) {
-            d->pool_full++;
-            d->pfull[e] = true;
-            return false;
-        }
-        if (s->p.dwf_lut_lookups)
-            d->lookups_left--;
-        d->mask[e] &= ~taken;
-    }
-    return true;
-}
-
 /* core.dwf_barrier_lut = bypass: carrier e, released from a barrier,
  * becomes a pool warp of its own on its lanes, without a LUT lookup and in
  * no group (DMaj's heap does not count it), at the end of the barrier
@@ -416,10 +358,10 @@ static int bar_write_back(sm *s, dwf_state *d, unsigned e, uint64_t k)
 {
     unsigned first = (unsigned)__builtin_ctz(d->mask[e]);
     uint32_t pc;
-    if (next_pc_lanes(d, e, first, &pc) != d->mask[e])
+    if (dwf_next_pc_lanes(d, e, first, &pc) != d->mask[e])
         return 2;
     const isa_program *prog = sm_prog_of(s, e);
-    if (pc < isa_program_ninst(prog) && cross_lane(isa_program_inst(prog, pc)))
+    if (pc < isa_program_ninst(prog) && isa_cross_lane(isa_program_inst(prog, pc)))
         return 2;
     if (d->npool + 1 > d->pool_limit) {
         d->pool_full++;
@@ -489,7 +431,7 @@ static void dwf_before_cycle(sm *s, uint64_t k)
         int bar = d->barw[e] ? bar_write_back(s, d, e, k) : 2;
         if (bar == 2)
             d->barw[e] = false;
-        if (bar == 0 || (bar == 2 && write_back(s, d, e, k))) {
+        if (bar == 0 || (bar == 2 && dwf_write_back(s, d, e, k))) {
             d->barw[e] = false;
             memmove(&d->flight[i], &d->flight[i + 1], (d->nflight - i - 1) * sizeof d->flight[0]);
             d->nflight--;

@@ -107,12 +107,6 @@ static void lwm_warp_start(sm *s, unsigned hw, uint64_t cycle)
     sm_set_slot(s, e, s->slot[e] / K);   /* fetch groups count large warps ([P] 3.3) */
 }
 
-static bool cross_lane(const isa_inst *in)
-{
-    return in->op == ISA_OP_BALLOT || in->op == ISA_OP_VOTE || in->op == ISA_OP_SHFL ||
-           in->op == ISA_OP_COND_ACC || in->op == ISA_OP_TREE_TRAVERSE;
-}
-
 /* Rows of threads not in flight at cycle c (relaxed re-fetch); false if
  * every thread is available. *next: the earliest cycle one more frees. */
 static bool available(const lw *L, uint64_t c, uint32_t *avail, uint64_t *next)
@@ -160,7 +154,7 @@ static const sm_subwarp *lwm_form(sm *s, unsigned e, uint64_t k, unsigned *n, un
     }
     *threads = nthreads;
     bool jump = p->lwm_jump_opt && in->op == ISA_OP_BRA && in->guard == ISA_PRED_NONE;
-    bool byrow = (p->lwm_memdiv_opt && sm_is_global(in)) || cross_lane(in);
+    bool byrow = (p->lwm_memdiv_opt && sm_is_global(in)) || isa_cross_lane(in);
     /* relaxed: forget sub-warps completed before this fetch */
     unsigned j = 0;
     for (unsigned i = 0; i < L->nfl; i++)
