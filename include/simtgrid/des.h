@@ -295,6 +295,13 @@ void des_port_take_released(des_port *p);
  * than now) wakes the sender at its send time: for a sender that must
  * then act at once. */
 void des_port_hold_wake(des_port *p, bool wake);
+/* While set, held sends may share a cycle, as a sender's own sends may
+ * (des_port_try_send takes several at one time): each goes at the first
+ * edge at or after its `from` and its slot's reusable time, and not
+ * before the previous send, instead of one period after it. For a sender
+ * that hands over several messages due at one cycle (a DRAM channel's
+ * reads completing together). Off by default; set it while none is held. */
+void des_port_hold_burst(des_port *p, bool burst);
 /* The port writes a held message's send time (a des_time) at `offset` of
  * it when it sends it (a packet's birth time). */
 void des_port_stamp(des_port *p, size_t offset);

@@ -39,6 +39,7 @@ struct des_port {
     des_time *rel;
     unsigned rel_head, rel_n, rel_cap;
     bool hold_wake;         /* each release wakes the sender at its send time */
+    bool hold_burst;        /* held sends may share a cycle (des_port_hold_burst) */
     bool sent;              /* some message was sent (last_send is one) */
     size_t stamp;           /* offset of the send time in a message, or SIZE_MAX */
 };
@@ -483,7 +484,7 @@ static void release_held(des_port *p)
         unsigned slot = (p->head + p->count) % p->cap;
         des_time s = MAX(p->hold_from[p->hold_head], p->reusable[slot]);
         if (p->sent)
-            s = MAX(s, p->last_send + period);
+            s = MAX(s, p->hold_burst ? p->last_send : p->last_send + period);
         s = des_edge_at_or_after(p->sender->edges, s);
         char *msg = p->hold_buf + (size_t)p->hold_head * p->msg_size;
         if (p->stamp != SIZE_MAX)
@@ -548,6 +549,13 @@ void des_port_hold_wake(des_port *p, bool wake)
         }
     }
     sync_wait_bit(p);
+}
+
+void des_port_hold_burst(des_port *p, bool burst)
+{
+    if (p->hold_n)
+        g_error("des: port %s: the held sends' spacing changed while some are held", p->name);
+    p->hold_burst = burst;
 }
 
 void des_port_stamp(des_port *p, size_t offset)

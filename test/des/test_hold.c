@@ -174,6 +174,31 @@ Test(hold, one_send_per_cycle_from_the_earliest_time)
     }
 }
 
+Test(hold, a_burst_port_sends_several_per_cycle_in_order)
+{
+    /* The test above with des_port_hold_burst: m1 from 4 goes at edge 6
+     * (arrives at 7); m2 from 0, not before m1, shares its cycle: 6 (at 7).
+     * Both popped at 7, their slots seen from 8: m3 and m4 go together at
+     * the next edge, 9 (at 10), in the order handed over; the sender takes
+     * the four sends in that order at 30. */
+    des_engine *e = boot();
+    static holder h = {.n = 4, .from = {4, 0, 0, 0}, .end = 30};
+    static sink k;
+    h.out = wire(e, holder_main, &h, &k, 2, 1);
+    des_port_stamp(h.out, offsetof(msg, stamp));
+    des_port_hold_burst(h.out, true);
+    des_run(e);
+    des_time at[] = {7, 7, 10, 10};
+    cr_assert_eq(k.n, 4);
+    cr_assert_eq(h.ntaken, 4);
+    for (int i = 0; i < 4; i++) {
+        cr_assert_eq(k.id[i], i + 1);
+        cr_assert_eq(k.at[i], at[i], "message %d at %lu", i + 1, (unsigned long)k.at[i]);
+        cr_assert_eq(k.stamp[i], at[i] - 1);
+        cr_assert_eq(h.taken[i], at[i] - 1);
+    }
+}
+
 Test(hold, each_held_message_is_delivered_once_in_order)
 {
     /* Capacity 2, latency 2, eight messages from 0: each is delivered
