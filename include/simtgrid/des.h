@@ -240,6 +240,10 @@ const uint64_t *des_actor_busy_inputs(const des_actor *a, unsigned *words);
  * visible to a waiting sender (what des_block re-derives at now). A block
  * running ahead of now uses it for the wake-ups it skips. */
 des_time des_ports_due(const des_actor *self, des_time t);
+/* The cycle of clock clk a block would be woken for next after its cycle
+ * at t: the earlier of `own` (its own next cycle, UINT64_MAX: none) and
+ * the edge at or after des_ports_due. */
+uint64_t des_cycle_due(const des_actor *self, const des_clock *clk, des_time t, uint64_t own);
 /* Give control back until the engine wakes this actor; returns the time. */
 des_time des_block(des_actor *self);
 

@@ -465,6 +465,15 @@ des_time des_ports_due(const des_actor *self, des_time t)
     return due;
 }
 
+uint64_t des_cycle_due(const des_actor *self, const des_clock *clk, des_time t, uint64_t own)
+{
+    des_time due = des_ports_due(self, t);
+    if (due == DES_NEVER)
+        return own;
+    uint64_t n = des_edge_at_or_after(clk, due) / clk->period;
+    return n < own ? n : own;
+}
+
 des_time des_block(des_actor *self)
 {
     des_engine *e = self->engine;

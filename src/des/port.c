@@ -280,11 +280,7 @@ uint64_t des_ahead_next(const des_actor *self, const des_clock *clk, des_time t,
                         des_time *stop, des_time *far, des_time (*credit)(void *ctx, des_time nt),
                         void *ctx)
 {
-    uint64_t n = own;
-    des_time due = des_ports_due(self, t);
-    if (due != DES_NEVER)
-        n = MIN(n, des_edge_at_or_after(clk, due) / clk->period);
-    return des_ahead_within(self, clk, t, n, 2, stop, far, credit, ctx);
+    return des_ahead_within(self, clk, t, des_cycle_due(self, clk, t, own), 2, stop, far, credit, ctx);
 }
 
 uint64_t des_ahead_within(const des_actor *self, const des_clock *clk, des_time t, uint64_t n,

@@ -260,10 +260,7 @@ static void dram_main(des_actor *self, void *data)
         uint64_t next = memctrl_next_event(d->mc);
         runahead_ran(&ra, c, next != MEMCTRL_NEVER ? (next > c ? next : c + 1) : UINT64_MAX);
         if (ahead) {
-            uint64_t nx = ra.own;
-            des_time due = des_ports_due(self, t);
-            if (due != DES_NEVER)
-                nx = MIN(nx, des_edge_at_or_after(d->clk, due) / period);
+            uint64_t nx = des_cycle_due(self, d->clk, t, ra.own);
             uint64_t nc = des_ahead_within(self, d->clk, t, nx, d->hold ? DRAM_SPAN : 2,
                                            d->hold ? NULL : &ra.stop, &ra.far, credit_bound, d);
             if (nc != UINT64_MAX) {

@@ -721,10 +721,7 @@ void ldst_main(des_actor *self, void *data)
             ldst_hold_wake(u, c);
         runahead_ran(&ra, c, own);
         if (ahead) {
-            uint64_t n = own;
-            des_time d = des_ports_due(self, t);
-            if (d != DES_NEVER)
-                n = MIN(n, des_edge_at_or_after(u->clk, d) / period);
+            uint64_t n = des_cycle_due(self, u->clk, t, own);
             if (n != UINT64_MAX && !horizon)   /* after a cycle: its sends only lower it */
                 horizon = MIN(MIN(des_input_bound(self), des_output_bound(self)), des_stop_bound(self));
             if (n != UINT64_MAX && n * period < horizon) {
