@@ -194,6 +194,12 @@ bool sm_wants_feedback(const sm *s);
  * (DaCache, Wang ch. 4). Off by default: ranking the warps costs a pass over
  * the scheduler per request, and no other policy reads it. */
 void sm_send_priority(sm *s);
+/* A time series reads the SM's stall counters at each probe. The SM
+ * accounts an idle stretch as it runs or, sleeping, when it next wakes, so
+ * how far it runs ahead decides which row a stretch lands in: with a
+ * series it keeps to its input latency while other SMs are busy (no
+ * multi-SM run-ahead, sm_lone.c), and the rows stay as they were. */
+void sm_keep_probe_rows(sm *s);
 /* Memory-divergence characterisation (gpu.memdiv_stats): every scheduler
  * counts its issues by the warp's GTO rank in `h` (shared by the chip), and
  * requests carry the rank (as sm_send_priority). */

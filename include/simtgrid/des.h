@@ -186,6 +186,16 @@ des_time des_stop_bound(const des_actor *self);
  * this bound only for the ports its next cycle's sends could fill. */
 des_time des_input_bound_deep(const des_actor *self, des_time from);
 des_time des_port_credit_bound(const des_port *p, des_time from);
+/* The earliest arrival on p of a message not yet sent, from its sender's
+ * promise alone (its next run taken as the engine's time): weaker than
+ * des_port_arrival_bound, but a look at one port. */
+des_time des_port_arrival_floor(const des_port *p);
+/* The receiver's promise, renewed each time before it blocks: whatever
+ * reaches it, it pops nothing from p before t (0: none, the default), so
+ * no slot it frees is seen before t plus the credit delay
+ * (des_port_credit_bound counts it; issue 20). */
+void des_port_pop_after(des_port *p, des_time t);
+des_time des_port_pops_from(const des_port *p);   /* that promise (0: none) */
 /* des_port_credit_bound kept in *at across a block's cycles: a bound stays
  * valid as time passes, so it is recomputed only once t reaches it. */
 static inline des_time des_port_credit_kept(des_time *at, const des_port *p, des_time t)
@@ -314,8 +324,10 @@ void des_port_stamp(des_port *p, size_t offset);
  * from anything that reaches it later (a message, a credit, a wake-up of
  * its own), nothing before `delay` after the cycle it runs. The deep
  * bounds count it (des_input_bound_deep, des_stop_bound_deep,
- * des_port_credit_bound, des_port_arrival_bound), the plain ones do not
- * (issue 20). None (DES_NEVER, 0) by default. */
+ * des_port_credit_bound, des_port_arrival_bound, des_port_arrival_floor),
+ * the plain ones do not (issue 20); a block sends only when it runs, so
+ * it never lowers a bound below the sender's earliest run. None
+ * (DES_NEVER, 0) by default. */
 void des_port_promise(des_port *p, des_time next, des_time delay);
 
 /* Receiver side. A send wakes the receiver at the delivery time; a message

@@ -44,5 +44,8 @@ void gpu_free(gpu *g);
 des_engine *gpu_engine(const gpu *g);
 const des_clock *gpu_core_clock(const gpu *g);
 uint64_t gpu_unfinished_ctas(const gpu *g);
+/* A time series is written: the SMs keep its rows as they were
+ * (sm_keep_probe_rows). */
+void gpu_keep_probe_rows(gpu *g);
 
 #endif

@@ -106,6 +106,7 @@ observer *observe_start(gpu *g, const stats *st, const scenario *s, unsigned poi
             fprintf(series, ",%s", series_cols[i].column);
         fputc('\n', series);
         des_add_probe(gpu_engine(g), des_cycles(o->clk, interval), on_interval, o);
+        gpu_keep_probe_rows(g);
     }
     if (progress) {
         o->t0 = o->last_print = g_get_monotonic_time();

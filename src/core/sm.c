@@ -45,6 +45,14 @@ static uint64_t next_event(const sm *s, uint64_t wake)
     return n;
 }
 
+/* Running ahead, whether no pop not yet made can free a request slot by
+ * cycle n (the port's credit bound, kept): a full port then stays full. */
+static bool port_sure(sm *s, uint64_t n)
+{
+    des_time t = des_cycles(s->clk, n);
+    return s->credit_on && t < des_port_credit_kept(&s->req_sure, s->req_out, t);
+}
+
 /* Simulates cycle k. Returns the next cycle in which something may change
  * (NEVER_CYCLE: only a port delivery can), or sets *aborted. */
 static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
@@ -75,7 +83,14 @@ static uint64_t sm_cycle(sm *s, uint64_t k, des_time now, bool *aborted)
     /* Free request slots, once per cycle (sends below keep it current). A
      * full request port seen ahead of global time may not be full. */
     s->req_space = s->req_out ? des_port_space(s->req_out, t) : 0;
-    if (s->req_out && t >= now + des_port_latency(s->req_out) && s->req_space <= s->sendq_count) {
+    if (s->req_out && t >= now + des_port_latency(s->req_out) && s->req_space <= s->sendq_count &&
+        !port_sure(s, k)) {
+        *aborted = true;
+        return k;
+    }
+    /* Other SMs busy: past the plain bound, a cycle in which a global
+     * access could issue waits for the engine's time (sm_lone.c). */
+    if (t > s->global_end && sm_request_room(s) && sm_may_issue_global(s, k)) {
         *aborted = true;
         return k;
     }
@@ -136,7 +151,10 @@ static void sm_main(des_actor *self, void *data)
             h = min_u64(h, des_port_latency(s->cta_in));
         uint64_t horizon = h == DES_NEVER ? NEVER_CYCLE - 1 : (now + h - 1) / s->clk->period;
         sm_lone ahead;
+        uint64_t plain = horizon;
         sm_lone_start(&ahead, s, self, &horizon);
+        s->credit_on = ahead.on;
+        s->global_end = ahead.multi ? des_cycles(s->clk, plain) : DES_NEVER;
         uint64_t next = s->cycle, simulated = 0;
         for (;;) {
             if (s->cycle > horizon && (!ahead.on || !sm_lone_extend(&ahead, s, self, &horizon)))
@@ -157,7 +175,7 @@ static void sm_main(des_actor *self, void *data)
             }
             if (ahead.on)
                 sm_lone_after(&ahead, s, &horizon, des_cycles(s->clk, k));
-            if (nx == NEVER_CYCLE || (s->wait_port && nx > k + 1)) {
+            if (nx == NEVER_CYCLE || (s->wait_port && nx > k + 1 && !port_sure(s, nx))) {
                 /* Nothing timed before a port event; or the request port is
                  * full and its pop (a port wake-up) may come before nx: the
                  * idle cycles are replayed when the SM next wakes. */
@@ -296,6 +314,7 @@ void sm_share_busy_count(sm *s, const unsigned *busy_sms) { s->busy_sms = busy_s
 
 void sm_expect_store_acks(sm *s) { s->store_acks = true; }
 void sm_send_priority(sm *s) { s->send_prio = true; }
+void sm_keep_probe_rows(sm *s) { s->probe_rows = true; }
 
 void sm_count_issue_ranks(sm *s, struct stats_hist *h)
 {

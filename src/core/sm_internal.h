@@ -249,6 +249,14 @@ struct sm {
     bool ever_resident;
     uint64_t empty_since;       /* first cycle without a resident CTA */
     bool aborted;               /* the last cycle was abandoned (port state uncertain) */
+    /* Run-ahead past the input latency (sm_lone.c): the request port's
+     * state is final before req_sure (no pop not yet made frees a slot
+     * sooner: des_port_credit_kept), used when credit_on; with other SMs
+     * busy, no global access may issue after global_end (DES_NEVER: no
+     * such limit). */
+    bool credit_on;
+    des_time req_sure, global_end;
+    bool probe_rows;            /* sm_keep_probe_rows: no multi-SM run-ahead */
     bool store_acks;            /* fire-and-forget stores are acknowledged: CTAs wait for them */
     bool send_prio;             /* requests carry the warp's GTO rank (sm_send_priority) */
     /* statistics */
@@ -353,6 +361,12 @@ typedef struct slot_timing {
     isa_exec_out mem;
 } slot_timing;
 bool sm_request_room(const sm *s);
+/* Whether a global access could issue at cycle k: an entity whose next
+ * instruction is one and that nothing read here holds back (gone, at a
+ * barrier, held, waiting on memory or its fetch, or, with the scoreboard,
+ * on its registers). Conservative: the units, the pick and the per-warp
+ * limit are not looked at (the multi-SM run-ahead, sm.c). */
+bool sm_may_issue_global(const sm *s, uint64_t k);
 void sm_pack_mem_add(sm *s, slot_timing *t, const isa_exec_out *o, bool first);
 bool sm_pack_mem_fits(sm *s, const slot_timing *t, unsigned e, const isa_inst *in);
 bool sm_needs_reply(const sm *s, const isa_inst *in);

@@ -93,24 +93,26 @@ static inline bool scoreboard_cached(const sm *s, const sm_entity *w, uint64_t c
     return false;
 }
 
-/* The scoreboard's verdict once scoreboard_cached found none. */
-static inline uint8_t scoreboard_status(sm *s, sm_entity *w, const isa_inst *in, uint64_t cycle,
-                                        uint64_t *wake)
+/* The last cycle the instruction's registers (read or written), predicates
+ * and shared-atomic order hold it after `cycle` (0: none); *mem when one
+ * waits on an outstanding memory instruction. */
+static inline uint64_t register_wait(const sm *s, const sm_entity *w, const isa_inst *in, uint64_t cycle,
+                                     bool *mem)
 {
     const sm_hw *h = &s->hw[w->hw];
-    bool mem = false;
     uint64_t dep = 0;
+    *mem = false;
     for (unsigned i = 0; i < in->nreads; i++) {
         uint64_t r = h->reg_ready[in->reads[i]];
         if (r == REG_MEM)
-            mem = true;
+            *mem = true;
         else if (r > cycle)
             dep = max_u64(dep, r);
     }
     for (unsigned i = 0; i < in->ndst; i++) {
         uint64_t r = h->reg_ready[in->dst[i]];
         if (r == REG_MEM)
-            mem = true;
+            *mem = true;
         else if (r > cycle)
             dep = max_u64(dep, r);
     }
@@ -121,6 +123,16 @@ static inline uint8_t scoreboard_status(sm *s, sm_entity *w, const isa_inst *in,
     }
     if (h->satom_ready > cycle && in->cls == ISA_CLASS_ATOMIC && !sm_is_global(in))
         dep = max_u64(dep, h->satom_ready);   /* the warp's previous shared atomic */
+    return dep;
+}
+
+/* The scoreboard's verdict once scoreboard_cached found none. */
+static inline uint8_t scoreboard_status(sm *s, sm_entity *w, const isa_inst *in, uint64_t cycle,
+                                        uint64_t *wake)
+{
+    const sm_hw *h = &s->hw[w->hw];
+    bool mem;
+    uint64_t dep = register_wait(s, w, in, cycle, &mem);
     if (mem || dep) {
         w->sb_pc = w->pc;
         w->sb_epoch = s->hw_epoch[w->hw];
@@ -226,6 +238,20 @@ static inline __attribute__((always_inline)) uint8_t entity_status(sm *s, unsign
     if (st == WS_READY && sm_is_global(in))
         st = request_status(s, cycle, wake);
     return st;
+}
+
+bool sm_may_issue_global(const sm *s, uint64_t k)
+{
+    for (unsigned e = 0; e < s->nent_cap; e++) {
+        const sm_entity *w = &s->ent[e];
+        if (!w->live || w->at_barrier || w->held || w->mem_wait || w->ready_at > k)
+            continue;
+        const isa_inst *in = sm_inst_of(s, e);
+        bool mem;
+        if (sm_is_global(in) && (s->p.discipline != CORE_SCOREBOARD || (!register_wait(s, w, in, k, &mem) && !mem)))
+            return true;
+    }
+    return false;
 }
 
 uint8_t sm_entity_status(sm *s, unsigned e, uint64_t cycle, uint64_t *wake)

@@ -22,6 +22,10 @@
 
 enum { LONE_DEPTH = 3 };
 
+/* The PDOM stack: its global accesses issue only through the statuses'
+ * request-port check (sm_issue.c), which the multi-SM run-ahead relies on. */
+extern const reconv_ops reconv_pdom_ops;
+
 static uint64_t cycle_before(const sm *s, des_time t)
 {
     return t == DES_NEVER ? NEVER_CYCLE - 1 : (t - 1) / s->clk->period;
@@ -45,8 +49,9 @@ static void horizon_of(const sm_lone *a, const sm *s, uint64_t *horizon)
 
 void sm_lone_start(sm_lone *a, const sm *s, des_actor *self, uint64_t *horizon)
 {
-    *a = (sm_lone){.on = s->busy_sms && *s->busy_sms <= 1 && !s->fb && !s->tr, .far = DES_NEVER,
-                   .cap = DES_NEVER};
+    bool own = s->busy_sms && !s->fb && !s->tr, alone = own && *s->busy_sms <= 1;
+    bool multi = own && !alone && s->rc == &reconv_pdom_ops && s->req_out && !s->probe_rows;
+    *a = (sm_lone){.on = alone || multi, .multi = multi, .far = DES_NEVER, .cap = DES_NEVER};
     if (a->on) {
         uint64_t hb = cycle_before(s, des_input_bound(self));
         *horizon = hb > *horizon ? hb : *horizon;
@@ -62,8 +67,8 @@ bool sm_lone_extend(sm_lone *a, const sm *s, des_actor *self, uint64_t *horizon)
     des_time b = DES_NEVER;
     if (s->resp_in)
         b = des_port_arrival_bound(self, s->resp_in, DES_NEVER, LONE_DEPTH);
-    if (s->cta_in)
-        b = MIN(b, des_port_arrival_bound(self, s->cta_in, DES_NEVER, 0));
+    if (s->cta_in)   /* other SMs' reports may wake the dispatcher too */
+        b = MIN(b, des_port_arrival_bound(self, s->cta_in, DES_NEVER, a->multi ? 1 : 0));
     a->far = b;
     horizon_of(a, s, horizon);
     return s->cycle <= *horizon;
@@ -89,8 +94,10 @@ void sm_lone_before(sm_lone *a, const sm *s) { a->was = counts_of(s); }
 void sm_lone_after(sm_lone *a, const sm *s, uint64_t *horizon, des_time t)
 {
     sm_port_counts now = counts_of(s), was = a->was;
-    if (now.req != was.req && s->resp_in)
-        loop_back(a, t + des_port_latency(s->req_out) + des_port_latency(s->resp_in));
+    if (now.req != was.req && s->resp_in) {   /* answered once popped: not before the promise */
+        des_time in = t + des_port_latency(s->req_out), pop = des_port_pops_from(s->req_out);
+        loop_back(a, (in > pop ? in : pop) + des_port_latency(s->resp_in));
+    }
     if (now.done != was.done && s->cta_in)
         loop_back(a, t + des_port_latency(s->done_out) + des_port_latency(s->cta_in));
     /* a freed slot is seen one latency after the pop (des_port_new) */

@@ -9,7 +9,8 @@ typedef struct {
 } sm_port_counts;
 
 typedef struct {
-    bool on;            /* the SM is alone: the rest applies */
+    bool on;            /* the SM runs ahead past its input latency: the rest applies */
+    bool multi;         /* ... while other SMs are busy: no global access past the plain bound */
     bool tried;         /* the far bound computed this wake-up */
     uint64_t shallow;   /* the horizon from the plain bounds */
     des_time far;       /* the far bound, once computed */
@@ -17,8 +18,9 @@ typedef struct {
     sm_port_counts was; /* the ports before the cycle (sm_lone_before) */
 } sm_lone;
 
-/* At a wake-up: whether the SM is alone, and if so *horizon (the last
- * cycle it may run) raised to des_input_bound's. */
+/* At a wake-up: whether the SM runs ahead (alone, or with a full request
+ * port), and if so *horizon (the last cycle it may run) raised to
+ * des_input_bound's. */
 void sm_lone_start(sm_lone *a, const sm *s, des_actor *self, uint64_t *horizon);
 /* At the horizon: computes the far bound (once per wake-up); true when it
  * lets the SM go on. */

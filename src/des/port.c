@@ -18,6 +18,7 @@ struct des_port {
     des_time latency;
     des_time credit_delay;
     des_time promise_next, promise_delay;
+    des_time pop_after;     /* the receiver pops nothing before it (des_port_pop_after) */
     unsigned head, count, cap;
     bool muted;             /* deliveries do not wake the receiver (des_port_mute) */
     bool sender_waiting;    /* a send failed: wake the sender on the next pop */
@@ -98,7 +99,8 @@ static inline des_time promised(const des_actor *self, const des_port *p, des_ti
     if ((p->promise_next == DES_NEVER && !p->promise_delay) || p->sender == self)
         return run;
     des_time d = after(run, p->promise_delay);
-    return d < p->promise_next ? d : p->promise_next;
+    d = d < p->promise_next ? d : p->promise_next;
+    return d > run ? d : run;   /* it sends only when it runs */
 }
 
 /* The least, over `ports` (the actor's inputs or outputs), of the far
@@ -245,13 +247,23 @@ des_time des_port_arrival_bound(const des_actor *self, const des_port *p, des_ti
         r = e->now;
     else
         r = on_edge(a, a->wake_at);   /* its pending wake-up only */
-    return MIN(run_cap(e), after(r, p->latency));
+    return MIN(run_cap(e), after(promised(self, p, r), p->latency));
+}
+
+des_time des_port_arrival_floor(const des_port *p)
+{
+    const des_engine *e = p->engine;
+    return MIN(run_cap(e), after(promised(p->receiver, p, e->now), p->latency));
 }
 
 des_time des_port_credit_bound(const des_port *p, des_time from)
 {
-    return after(earliest_run(p->engine, p->sender, from, p->receiver, 1), p->credit_delay);
+    des_time r = earliest_run(p->engine, p->sender, from, p->receiver, 1);
+    return after(r > p->pop_after ? r : p->pop_after, p->credit_delay);
 }
+
+void des_port_pop_after(des_port *p, des_time t) { p->pop_after = t; }
+des_time des_port_pops_from(const des_port *p) { return p->pop_after; }
 
 des_time des_stop_bound_deep(const des_actor *self, des_time from)
 {

@@ -346,6 +346,12 @@ des_engine *gpu_engine(const gpu *g) { return g->engine; }
 const des_clock *gpu_core_clock(const gpu *g) { return &g->clk[CLK_CORE]; }
 uint64_t gpu_unfinished_ctas(const gpu *g) { return dispatcher_unfinished(g->disp); }
 
+void gpu_keep_probe_rows(gpu *g)
+{
+    for (unsigned i = 0; i < g->nsms; i++)
+        sm_keep_probe_rows(g->sms[i]);
+}
+
 void gpu_free(gpu *g)
 {
     if (!g)

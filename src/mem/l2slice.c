@@ -590,6 +590,31 @@ static des_time credit_bound(void *ctx, des_time t)
     return b;
 }
 
+/* The slice's promise on its reply ports (des_port_promise; issue 20),
+ * renewed before it blocks after running cycle c: from what it holds, no
+ * reply before its queued ones (at its next cycle), its timed ones, or a
+ * fill (those in its ports, and those the DRAM channel or the other
+ * partition has not sent yet, from their own promises:
+ * des_port_arrival_floor; every miss and bypass is answered by one); from
+ * a request taken later, none before the hit latency (a hit, an atomic, a
+ * store's acknowledgement). The reply crossbar's deep bound then sees the
+ * next reply instead of the slice's next wake-up. */
+static void promise_replies(l2slice *s, uint64_t c)
+{
+    des_time period = s->clk->period, from = (c + 1) * period;
+    des_time next = g_queue_is_empty(s->replies) ? DES_NEVER : from;
+    if (s->timed->len)
+        next = MIN(next, MAX(g_array_index(s->timed, l2_ev, 0).ready, c + 1) * period);
+    des_port *fills[2] = {s->dram_in, s->peer_in};
+    for (int i = 0; i < 2 && fills[i]; i++)
+        next = MIN(next, MIN(des_port_next(fills[i]), des_port_arrival_floor(fills[i])));
+    const cache_params *cp = cache_get_params(s->c);
+    des_time delay = (cp->enabled ? cp->hit_latency : 0) * period;
+    des_port_promise(s->reply_out, next, delay);
+    if (s->peer_rep_out)
+        des_port_promise(s->peer_rep_out, next, delay);
+}
+
 /* Whether the slice runs ahead past the earliest possible end of the run
  * (the deep stop bound). Only where it then runs exactly the cycles it
  * would have been woken for: a refused request is retried in the cycle its
@@ -688,6 +713,7 @@ static void l2_main(des_actor *self, void *data)
                 goto cycle;
             }
         }
+        promise_replies(s, c);
         now = runahead_sleep(self, s->clk, &ra);
     }
 }

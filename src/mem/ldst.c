@@ -633,6 +633,30 @@ static void flush_responses(ldst *u, des_time t)
         g_free(g_queue_pop_head(u->resp_wait));
 }
 
+/* The unit's promise on its response port (des_port_promise; issue 20),
+ * renewed before it blocks after running cycle c. An instruction completes
+ * with its last access, so while it is issuing a load's accesses and
+ * holds no response to send, no TLB wait and no MASCAR queue, a response
+ * comes no sooner than a new instruction (`pop`, its promise on the
+ * request port: a store it keeps completes at issue), its next hit, the
+ * hit latency after its next cycle (an access it issues then), or a reply
+ * (those on their way, and those the crossbar has not sent yet, from its
+ * promise: des_port_arrival_floor); otherwise at its next cycle. The SM's
+ * run-ahead then sees past the unit's wake-ups that answer nothing
+ * (sm_lone.c). */
+static void promise_responses(ldst *u, uint64_t c, des_time pop)
+{
+    des_time period = u->clk->period, next = (c + 1) * period;
+    bool busy = u->busy && u->next < u->nacc;
+    if (g_queue_is_empty(u->resp_wait) && busy && u->req.op == MEM_LOAD && !u->tw_n && !u->rq_n) {
+        next = MIN(pop, (c + 1 + cache_get_params(u->l1)->hit_latency) * period);
+        if (u->hcount)
+            next = MIN(next, u->hits[u->hhead].ready * period);
+        next = MIN(next, MIN(des_port_next(u->up), des_port_arrival_floor(u->up)));
+    }
+    des_port_promise(u->resp_out, next, DES_NEVER / 4);
+}
+
 void ldst_main(des_actor *self, void *data)
 {
     ldst *u = data;
@@ -730,6 +754,14 @@ void ldst_main(des_actor *self, void *data)
                 goto cycle;
             }
         }
+        /* While the instruction in the unit has accesses left, at most
+         * `ports` of them a cycle, it takes no new one from the SM before
+         * the cycle after its last (take_request): the SM's run-ahead sees
+         * its request port stay full that long (issue 20, sm_lone.c). */
+        uint64_t left = u->busy && u->next < u->nacc ? u->nacc - u->next : 0;
+        des_time pop = left ? (ra.last + (left + u->ports - 1) / u->ports + 1) * period : 0;
+        des_port_pop_after(u->req_in, pop);
+        promise_responses(u, ra.last, pop);
         now = runahead_sleep(self, u->clk, &ra);
     }
 }

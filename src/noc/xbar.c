@@ -201,8 +201,11 @@ static void finish_transfers(xbar *x, uint64_t c, des_time t)
                 xbar_note_add(x, c, &x->out_stall, c - out->blocked_since, UINT64_MAX);
             out->has_pkt = false;
             out->blocked = false;
-            if (!out->pending)
+            if (!out->pending) {
                 x->outact[o / 64] &= ~(1ull << (o % 64));
+                if (x->p.arbiter != XBAR_PIM)
+                    des_port_promise(out->port, DES_NEVER, x->clk->period);
+            }
             xbar_note_add(x, c, &x->packets, 1, UINT64_MAX);
             x->in_flight--;
         } else {
@@ -538,6 +541,26 @@ static des_time credit_bound(void *ctx, des_time t)
     return b;
 }
 
+/* The crossbar's promise on each output (des_port_promise; issue 20),
+ * renewed before it blocks after running up to cycle c: a packet in
+ * transfer leaves at its end, not before c + 1; a queued one starts no
+ * sooner than c + 1 and takes at least a cycle; anything reaching it later
+ * is sent no sooner than a cycle after the cycle it runs. An output with
+ * none of these promises only that cycle (its promise set as it empties:
+ * finish_transfers). The receivers' deep bounds then see, e.g., that an
+ * L2 slice's next request is a transfer away. RR and iSLIP only: PIM's
+ * loop runs the cycles it is woken for. */
+static void promise_outputs(xbar *x, uint64_t c)
+{
+    des_time period = x->clk->period;
+    for (unsigned w = 0; w < x->out_words; w++)
+    for (uint64_t v = x->outact[w]; v; v &= v - 1) {
+        xbar_out *out = &x->out[LOW_BIT(w, v)];
+        uint64_t n = out->has_pkt ? MAX(out->busy_until, c + 1) : c + 2;
+        des_port_promise(out->port, n * period, period);
+    }
+}
+
 static void xbar_main(des_actor *self, void *data)
 {
     xbar *x = data;
@@ -580,6 +603,7 @@ static void xbar_main(des_actor *self, void *data)
             c = nc;
         }
         des_count_events(e, events);
+        promise_outputs(x, last);
         /* Wake-ups asked for the cycles it ran ahead over would find
          * nothing to do: its next event and its ports' replace them. */
         des_wake_instead(self, own != UINT64_MAX ? own * period : DES_NEVER);
