@@ -58,6 +58,7 @@ struct dispatcher {
     unsigned rr;          /* next position (SM id, or index into the launch's order) to consider */
     uint64_t dispatched, completed;
     unsigned busy_sms;    /* SMs with use[i].ctas > 0 (sm_share_busy_count) */
+    bool promised;        /* every CTA handed out: promise_no_ctas */
     uint64_t interval_fp, token_fp;   /* core.dispatch_interval and the next CTA's time, 1/65536 cycles */
     void (*on_start)(void *ctx);   /* dispatcher_on_launch_start */
     void *on_start_ctx;
@@ -146,6 +147,22 @@ static void handle_done(dispatcher *d, const cta_done_msg *m)
         L->finished = true;
 }
 
+/* Once every launch has started and handed out all its CTAs, none is
+ * ever sent again: a promise on every SM's port (issue 20), so that an SM
+ * running ahead while others are busy need not look through their reports
+ * (sm_lone.c). */
+static void promise_no_ctas(dispatcher *d)
+{
+    if (d->promised)
+        return;
+    for (unsigned li = 0; li < d->nlaunches; li++)
+        if (!d->launches[li].started || d->launches[li].next_cta < d->launches[li].ncta)
+            return;
+    for (unsigned i = 0; i < d->nsms; i++)
+        des_port_promise(d->to_sm[i], DES_NEVER, DES_NEVER);
+    d->promised = true;
+}
+
 static void dispatcher_main(des_actor *self, void *data)
 {
     dispatcher *d = data;
@@ -189,6 +206,7 @@ static void dispatcher_main(des_actor *self, void *data)
         }
         if (wake != NEVER_CYCLE)
             des_wake_at(self, des_cycles(d->clk, wake));
+        promise_no_ctas(d);
         now = des_block(self);
     }
 }

@@ -67,8 +67,8 @@ bool sm_lone_extend(sm_lone *a, const sm *s, des_actor *self, uint64_t *horizon)
     des_time b = DES_NEVER;
     if (s->resp_in)
         b = des_port_arrival_bound(self, s->resp_in, DES_NEVER, LONE_DEPTH);
-    if (s->cta_in)   /* other SMs' reports may wake the dispatcher too */
-        b = MIN(b, des_port_arrival_bound(self, s->cta_in, DES_NEVER, a->multi ? 1 : 0));
+    if (s->cta_in)   /* other SMs' reports may wake the dispatcher too: its promise */
+        b = MIN(b, a->multi ? des_port_arrival_floor(s->cta_in) : des_port_arrival_bound(self, s->cta_in, DES_NEVER, 0));
     a->far = b;
     horizon_of(a, s, horizon);
     return s->cycle <= *horizon;

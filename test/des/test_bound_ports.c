@@ -210,3 +210,89 @@ Test(bound_ports, a_sender_promise_bounds_its_sends)
     cr_assert_eq(b.deep[1], 23);    /* 9 if the promise could lower it */
     cr_assert_eq(b.at[2], 23);      /* the message sent at 20 */
 }
+
+/* ---- des_port_arrival_floor and des_port_pop_after (issue 20) --------- */
+
+/* Promises on `p` (next 20, delay 5) at 0 and sleeps until 30. */
+static void promise_once_main(des_actor *self, void *data)
+{
+    des_port *p = *(des_port **)data;
+    des_port_promise(p, 20, 5);
+    des_wake_at(self, 30);
+    des_block(self);
+}
+
+/* Records des_port_arrival_floor of its input at 0 and 2. */
+typedef struct floor_rec {
+    des_port *in;
+    des_time at[2], floor[2];
+} floor_rec;
+
+static void floor_main(des_actor *self, void *data)
+{
+    floor_rec *r = data;
+    des_time now = des_now(des_actor_engine(self));
+    for (int i = 0; i < 2; i++) {
+        r->at[i] = now;
+        r->floor[i] = des_port_arrival_floor(r->in);
+        if (i == 0)
+            des_wake_at(self, 2);
+        now = des_block(self);
+    }
+}
+
+Test(bound_ports, arrival_floor_reads_the_sender_promise)
+{
+    /* S -> B, latency 3. S promises at 0 (next 20, delay 5); its next run
+     * is taken as the engine's time: at 0, max(0, min(0 + 5, 20)) + 3 = 8;
+     * at 2, max(2, min(2 + 5, 20)) + 3 = 10 (3 and 5 without the promise). */
+    des_engine *e = boot();
+    static des_port *sp;
+    static floor_rec b;
+    des_actor *ss = des_actor_new(e, "s", promise_once_main, &sp);
+    des_actor *rb = des_actor_new(e, "b", floor_main, &b);
+    sp = b.in = des_port_new(e, "p", sizeof(msg), 4, 3, ss, rb);
+    des_run(e);
+    cr_assert_eq(b.at[0], 0);
+    cr_expect_eq(b.floor[0], 8);
+    cr_assert_eq(b.at[1], 2);
+    cr_expect_eq(b.floor[1], 10);
+}
+
+/* Promises to pop nothing from `p` before 20 and sleeps until 30. */
+static void pop_later_main(des_actor *self, void *data)
+{
+    des_port *p = *(des_port **)data;
+    des_port_pop_after(p, 20);
+    des_wake_at(self, 30);
+    des_block(self);
+}
+
+/* Asks at 1 for the credit bound of `p` (its output) from 1. */
+typedef struct credit_rec {
+    des_port *out;
+    des_time bound;
+} credit_rec;
+
+static void credit_main(des_actor *self, void *data)
+{
+    credit_rec *r = data;
+    des_wake_at(self, 1);
+    des_time now = des_block(self);
+    r->bound = des_port_credit_bound(r->out, now);
+}
+
+Test(bound_ports, a_receiver_pop_promise_bounds_the_credit)
+{
+    /* S -> R, latency (and credit delay) 1. R is due at 30, but a message
+     * S sends at 1 reaches it at 2 and could wake it then: a slot it pops
+     * then is seen at 3. R promised at 0 to pop nothing before 20: 21. */
+    des_engine *e = boot();
+    static des_port *rp;
+    static credit_rec s;
+    des_actor *rr = des_actor_new(e, "r", pop_later_main, &rp);
+    des_actor *ss = des_actor_new(e, "s", credit_main, &s);
+    rp = s.out = des_port_new(e, "p", sizeof(msg), 1, 1, ss, rr);
+    des_run(e);
+    cr_expect_eq(s.bound, 21);
+}
