@@ -17,7 +17,15 @@
  * a port whose sender waits for the slot, instead stops the run-ahead at t
  * plus that loop's latency (`cap`; every longer loop back passes through
  * one of the two input ports after one of these sends). The horizon is
- * the later of the plain bound and this one, both sound. */
+ * the later of the plain bound and this one, both sound.
+ *
+ * With other SMs busy (`multi`: the PDOM stack, no time series), the SM
+ * runs ahead the same way but only through cycles in which no global
+ * access can issue (sm.c aborts past the plain bound a cycle in which one
+ * could: sm_may_issue_global), so the functional order of global accesses
+ * between SMs stays that of the engine's time; the dispatcher, which other
+ * SMs' reports can wake, bounds the CTAs to come by its promise alone
+ * (none once every CTA is out). */
 #include "core/sm_lone.h"
 
 enum { LONE_DEPTH = 3 };
