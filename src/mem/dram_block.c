@@ -127,7 +127,7 @@ static void slot_put(dram_block *d, unsigned s)
  * credit bounds it then checks cost less than the wake-up saved (issue 20,
  * tools/bench/README.md: "speed15", on the gather 2 -> 4 saved 6,800
  * wake-ups and 0.6% of the instructions, 8 nothing more; "speed24", with
- * the promises 4 -> 8 saves 415 wake-ups on the gather, +0.9% of its
+ * the promises 4 -> 8 saves 406 wake-ups on the gather, about 1% of its
  * instructions, and 46,000 on the H100 stream, rate unchanged). */
 #define DRAM_SPAN 8
 
