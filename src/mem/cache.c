@@ -2,6 +2,7 @@
  * introspection (cache.h). The access paths are in cache_access.c. */
 #include <glib.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "mem/cache_internal.h"
 #include "mem/coalesce.h"
@@ -308,4 +309,21 @@ const cache_stats *cache_get_stats(const cache *c)
 void cache_finish(cache *c, uint64_t now)
 {
     mshr_occupancy_flush(c->mshr, now);
+}
+
+/* cache_stats holds only uint64_t counters, so it is a whole number of words. */
+#define STATS_WORDS (sizeof(cache_stats) / sizeof(uint64_t))
+
+size_t cache_stats_words(const cache *c) { return STATS_WORDS + mshr_occupancy_words(c->mshr); }
+
+void cache_stats_save(const cache *c, uint64_t *buf)
+{
+    memcpy(buf, &c->st, sizeof c->st);
+    mshr_occupancy_save(c->mshr, buf + STATS_WORDS);
+}
+
+void cache_finish_saved(cache *c, const uint64_t *buf, uint64_t now)
+{
+    memcpy(&c->st, buf, sizeof c->st);
+    mshr_occupancy_flush_saved(c->mshr, buf + STATS_WORDS, now);
 }

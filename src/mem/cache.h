@@ -256,5 +256,12 @@ void cache_register_stats(cache *c, stats *st, const char *block);
 unsigned cache_invalidate_clean(cache *c);
 /* At the end of the run: closes the occupancy histogram at cycle `now`. */
 void cache_finish(cache *c, uint64_t now);
+/* The statistics as they stand (counters and MSHR occupancy record),
+ * saved in cache_stats_words words; cache_finish_saved puts them back and
+ * closes the run with them: for a block that ran past the end of the run
+ * (issue 20, l2slice_hold.c). The lines and entries are not touched. */
+size_t cache_stats_words(const cache *c);
+void cache_stats_save(const cache *c, uint64_t *buf);
+void cache_finish_saved(cache *c, const uint64_t *buf, uint64_t now);
 
 #endif

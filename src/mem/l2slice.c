@@ -1,11 +1,14 @@
 /* L2 slice actor (see l2slice.h). */
 #include <glib.h>
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "mem/atomic_lines.h"
 #include "mem/coalesce.h"
 #include "mem/l2slice.h"
 #include "mem/runahead.h"
+#include "mem/snaps.h"
 #include "simtgrid/memport.h"
 #include "simtgrid/trace.h"
 #include "simtgrid/bits.h"
@@ -59,8 +62,14 @@ struct l2slice {
     int free_head;
     GArray *timed;          /* l2_ev min-heap on ready: hits and atomics */
     GQueue *replies;        /* slot + 1, ready to go back */
-    uint64_t replies_sent, stores, store_acks, atomics, atomic_ops, fill_stalls, far_sent, far_served;
+    struct l2_counts {
+        uint64_t replies_sent, stores, store_acks, atomics, atomic_ops, fill_stalls, far_sent, far_served;
+    } cnt;
     stats_hist latency, dram_latency;
+    /* Statistics saved before each cycle run past the earliest possible
+     * end of the run (snaps.h; with statistics and no timeline trace): the
+     * cache's, then cnt, then the two histograms' counts. */
+    snaps held;
     /* A refused request waits, without retrying, until the cache changes (a
      * fill, a requester leaving the MSHRs, a miss-queue slot freed). Each
      * input (crossbar, other partition) keeps its own state: two slices
@@ -72,6 +81,11 @@ struct l2slice {
 };
 
 static void l2_main(des_actor *self, void *data);
+
+/* What the slice saves of a histogram: all but the bounds (stats.h). */
+#define HIST_WORDS (offsetof(stats_hist, lo) / sizeof(uint64_t))
+#define CNT_WORDS (sizeof(struct l2_counts) / sizeof(uint64_t))
+_Static_assert(offsetof(stats_hist, lo) % sizeof(uint64_t) == 0, "stats_hist's counts are whole words");
 
 l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cache_params *p,
                      unsigned atomic_latency, const des_clock *l2clk, stats *st)
@@ -102,21 +116,23 @@ l2slice *l2slice_new(des_engine *e, const char *name, unsigned index, const cach
     }
     if (st) {
         cache_register_stats(s->c, st, name);
-        stats_counter(st, name, "replies", "packets", "replies sent to SMs", &s->replies_sent);
-        stats_counter(st, name, "store_requests", "packets", "stores accepted", &s->stores);
+        stats_counter(st, name, "replies", "packets", "replies sent to SMs", &s->cnt.replies_sent);
+        stats_counter(st, name, "store_requests", "packets", "stores accepted", &s->cnt.stores);
         stats_counter(st, name, "store_acks", "packets",
-                      "stores acknowledged to their SM (those sent without MEM_NO_REPLY)", &s->store_acks);
-        stats_counter(st, name, "atomic_requests", "packets", "atomics executed here", &s->atomics);
+                      "stores acknowledged to their SM (those sent without MEM_NO_REPLY)", &s->cnt.store_acks);
+        stats_counter(st, name, "atomic_requests", "packets", "atomics executed here", &s->cnt.atomics);
         stats_counter(st, name, "atomic_lane_ops", "operations",
-                      "lane operations of those atomics (each one by one in the atomic unit)", &s->atomic_ops);
+                      "lane operations of those atomics (each one by one in the atomic unit)", &s->cnt.atomic_ops);
         stats_counter(st, name, "fill_stalls", "cycles",
-                      "cycles a DRAM fill waited for room for its dirty victim", &s->fill_stalls);
+                      "cycles a DRAM fill waited for room for its dirty victim", &s->cnt.fill_stalls);
         stats_histogram(st, name, "load_latency", "cycles",
                         "L2 cycles from accepting a load or atomic to sending its reply", &s->latency);
         stats_histogram(st, name, "miss_latency", "cycles",
                         "L2 cycles from a request leaving for DRAM to its data coming back",
                         &s->dram_latency);
     }
+    if (st && !stats_trace(st))
+        snaps_init(&s->held, cache_stats_words(s->c) + CNT_WORDS + 2 * HIST_WORDS);
     s->actor = des_actor_new(e, name, l2_main, s);
     des_actor_wake_on_edges(s->actor, l2clk);   /* l2_main acts on edges only */
     return s;
@@ -193,15 +209,27 @@ void l2slice_connect_peer(l2slice *s, des_port *req_out, des_port *reply_in, des
     s->home_ctx = ctx;
     if (s->st) {   /* only with two partitions: one-partition results keep their statistics */
         stats_counter(s->st, s->name, "far_requests", "packets",
-                      "misses of lines homed in the other L2 partition sent to their home slice", &s->far_sent);
+                      "misses of lines homed in the other L2 partition sent to their home slice", &s->cnt.far_sent);
         stats_counter(s->st, s->name, "far_served", "packets",
-                      "such misses from the other partition served here (hit or DRAM)", &s->far_served);
+                      "such misses from the other partition served here (hit or DRAM)", &s->cnt.far_served);
     }
 }
 
 void l2slice_finish(l2slice *s, des_time end)
 {
-    cache_finish(s->c, end / s->clk->period);
+    /* Statistics as of the end: those saved before the first cycle run
+     * after it, if it ran any (l2_main). */
+    uint64_t last = end / s->clk->period;
+    const uint64_t *b = snaps_after(&s->held, last);
+    if (b) {
+        cache_finish_saved(s->c, b, last);
+        b += cache_stats_words(s->c);
+        memcpy(&s->cnt, b, sizeof s->cnt);
+        memcpy(&s->latency, b + CNT_WORDS, HIST_WORDS * sizeof *b);
+        memcpy(&s->dram_latency, b + CNT_WORDS + HIST_WORDS, HIST_WORDS * sizeof *b);
+    } else {
+        cache_finish(s->c, last);
+    }
     if (s->st) {
         stats_derived(s->st, s->name, "mean_load_latency", "cycles", "mean of load_latency",
                       stats_hist_mean(&s->latency));
@@ -219,6 +247,7 @@ void l2slice_free(l2slice *s)
     g_array_free(s->timed, TRUE);
     g_queue_free(s->replies);
     atomic_lines_free(s->atomic_lines);
+    snaps_free(&s->held);
     g_free(s->name);
     g_free(s);
 }
@@ -329,7 +358,7 @@ static uint64_t atomic_execute(l2slice *s, const mem_pkt *m, uint64_t c)
     s->atomic_line = m->addr;
     s->atomic_word = m->hot_word;
     s->atomic_one_word = one_word;
-    s->atomic_ops += (uint64_t)n;
+    s->cnt.atomic_ops += (uint64_t)n;
     return (uint64_t)ceil(last) + s->atomic_latency;
 }
 
@@ -359,7 +388,7 @@ static void take_fill(l2slice *s, des_port *in, uint64_t c, des_time t)
     } else {
         cache_fill_result f = cache_fill(s->c, m->addr, cache_sector_mask(s->c, m->sectors, 32), c);
         if (!f.accepted) {
-            s->fill_stalls++;
+            s->cnt.fill_stalls++;
             return;
         }
         s->changed = s->peer_changed = true;
@@ -389,11 +418,11 @@ static void send_replies(l2slice *s, des_time t)
         g_queue_pop_head(s->replies);
         uint64_t c = t / s->clk->period;
         if (ack) {
-            s->store_acks++;
+            s->cnt.store_acks++;
         } else if (peer) {
-            s->far_served++;
+            s->cnt.far_served++;
         } else {
-            s->replies_sent++;
+            s->cnt.replies_sent++;
             stats_hist_add(&s->latency, c >= r->arrived ? c - r->arrived : 0);
             if (s->tr_req.t)
                 trace_spans_add(&s->tr_req, rep.op == MEM_LOAD ? "load" : "atomic", r->arrived, c);
@@ -444,7 +473,7 @@ static void send_dram(l2slice *s, des_time t)
     if (des_port_try_send(down, &m, t)) {
         cache_missq_pop(s->c);
         s->changed = s->peer_changed = true;
-        s->far_sent += down != s->dram_out;
+        s->cnt.far_sent += down != s->dram_out;
     }
 }
 
@@ -522,7 +551,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         return;
     }
     if (store) {
-        s->stores++;
+        s->cnt.stores++;
         if (m->partial)
             s->port_free = c + s->partial_write_cycles;
         if (ack) {
@@ -531,7 +560,7 @@ static void take_request(l2slice *s, uint64_t c, des_time t)
         }
     } else {
         if (m->op == MEM_ATOMIC)
-            s->atomics++;
+            s->cnt.atomics++;
         if (r.outcome == CACHE_HIT)
             timed_push(s, m->op == MEM_ATOMIC ? atomic_execute(s, m, r.ready) : r.ready, slot);
         /* MISS / HIT_RESERVED: cache_pop_ready; BYPASSED: the DRAM reply. */
@@ -586,6 +615,37 @@ static void promise_replies(l2slice *s, uint64_t c)
         des_port_promise(s->peer_rep_out, next, delay);
 }
 
+/* Whether the slice runs ahead past the earliest possible end of the run
+ * (the deep stop bound). Only where it then runs exactly the cycles it
+ * would have been woken for: a refused request is retried in the cycle its
+ * cache changes, unless a partial store holds the port or the other
+ * partition's request goes first; the retry then waits for the slice's
+ * next cycle, which may be a wake-up asked for a delivery on the port
+ * since muted, one that its run-ahead does not run (with two partitions,
+ * bench 4's L2 refusals moved by 2 of 26,226). */
+static bool past_stop(const l2slice *s) { return !s->peer_in && s->partial_write_cycles == 1; }
+
+/* Before running cycle c ahead: past the earliest possible end of the run
+ * (the deep stop bound, kept in *stop), the statistics as they stand are
+ * saved for l2slice_finish (issue 20; as the DRAM channel holds its
+ * statistics back, memctrl_stats.c). */
+static void save_before(l2slice *s, des_actor *self, des_time *stop, uint64_t c)
+{
+    des_time t = c * s->clk->period;
+    if (!s->held.words)
+        return;
+    if (t >= *stop)
+        *stop = MAX(*stop, des_stop_bound_deep(self, t));
+    if (t < *stop)
+        return;
+    uint64_t *b = snaps_push(&s->held, c);
+    cache_stats_save(s->c, b);
+    b += cache_stats_words(s->c);
+    memcpy(b, &s->cnt, sizeof s->cnt);
+    memcpy(b + CNT_WORDS, &s->latency, HIST_WORDS * sizeof *b);
+    memcpy(b + CNT_WORDS + HIST_WORDS, &s->dram_latency, HIST_WORDS * sizeof *b);
+}
+
 static void l2_main(des_actor *self, void *data)
 {
     l2slice *s = data;
@@ -599,12 +659,16 @@ static void l2_main(des_actor *self, void *data)
         des_time t = c * period;
         /* It runs ahead, as the LD/ST unit does, over the cycles it would
          * have been woken for (its own next cycle, des_ports_due), up to
-         * the bound its neighbours' state gives: the deep input and stop
-         * bounds (its L2 period exceeds the plain ones' one core cycle)
-         * and the credits of the output ports its next cycle could fill
-         * (credit_bound). Nothing but its ports reaches it, save a
-         * timeline trace (issue 20). */
+         * the bound its neighbours' state gives: the deep input bound (its
+         * L2 period exceeds the plain one's one core cycle) and the
+         * credits of the output ports its next cycle could fill
+         * (credit_bound), and the deep stop bound unless past_stop: its
+         * statistics are then saved before each cycle past it
+         * (save_before). Nothing but its ports reaches it, save a timeline
+         * trace (issue 20). */
         bool ahead = !stats_trace(s->st);
+        bool past = past_stop(s);
+        snaps_drop(&s->held, now / period);   /* the run ends no sooner */
     cycle:
         take_fill(s, s->dram_in, c, t);
         take_fill(s, s->peer_in, c, t);
@@ -640,10 +704,12 @@ static void l2_main(des_actor *self, void *data)
             des_port_mute(s->peer_req_in, s->peer_blocked);
         runahead_ran(&ra, c, own);
         if (ahead) {
-            uint64_t nc = des_ahead_next(self, s->clk, t, own, &ra.stop, &ra.far, credit_bound, s);
+            uint64_t nc = des_ahead_next(self, s->clk, t, own, past ? NULL : &ra.stop, &ra.far, credit_bound, s);
             if (nc != UINT64_MAX) {
                 c = nc;
                 t = c * period;
+                if (past)
+                    save_before(s, self, &ra.stop, c);
                 goto cycle;
             }
         }

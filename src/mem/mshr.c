@@ -178,17 +178,18 @@ const stats_hist *mshr_occupancy(const mshr_table *m)
 
 /* Charge the cycles since the last change to the current count: a plain
  * increment on the hot path; the histogram is rebuilt only at a flush. */
-static void occupancy_touch(mshr_table *m, uint64_t now)
+static void occupancy_charge(mshr_table *m, uint64_t level, uint64_t now)
 {
     if (now > m->occ_since) {
-        m->occ_cycles[m->in_use] += now - m->occ_since;
+        m->occ_cycles[level] += now - m->occ_since;
         m->occ_since = now;
     }
 }
 
-void mshr_occupancy_flush(mshr_table *m, uint64_t now)
+static void occupancy_touch(mshr_table *m, uint64_t now) { occupancy_charge(m, m->in_use, now); }
+
+static void occupancy_rebuild(mshr_table *m)
 {
-    occupancy_touch(m, now);
     stats_hist *h = &m->occ;
     memset(h->count, 0, sizeof h->count);
     h->overflow = h->samples = 0;
@@ -196,6 +197,30 @@ void mshr_occupancy_flush(mshr_table *m, uint64_t now)
     for (unsigned k = 0; k <= m->entries; k++)
         if (m->occ_cycles[k])
             stats_hist_add_n(h, k, m->occ_cycles[k]);
+}
+
+void mshr_occupancy_flush(mshr_table *m, uint64_t now)
+{
+    occupancy_touch(m, now);
+    occupancy_rebuild(m);
+}
+
+/* Saved: the last change's cycle, the count in use since, the totals. */
+size_t mshr_occupancy_words(const mshr_table *m) { return (size_t)m->entries + 3; }
+
+void mshr_occupancy_save(const mshr_table *m, uint64_t *buf)
+{
+    buf[0] = m->occ_since;
+    buf[1] = m->in_use;
+    memcpy(buf + 2, m->occ_cycles, ((size_t)m->entries + 1) * sizeof *buf);
+}
+
+void mshr_occupancy_flush_saved(mshr_table *m, const uint64_t *buf, uint64_t now)
+{
+    memcpy(m->occ_cycles, buf + 2, ((size_t)m->entries + 1) * sizeof *buf);
+    m->occ_since = buf[0];
+    occupancy_charge(m, buf[1], now);
+    occupancy_rebuild(m);
 }
 
 static void ring_push(mshr_table *m, unsigned e, unsigned slot)

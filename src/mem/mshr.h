@@ -97,5 +97,13 @@ const stats_hist *mshr_occupancy(const mshr_table *m);
 /* Charges the cycles up to `now` and rewrites the histogram from the
  * totals (call at the end of a run, before results are written). */
 void mshr_occupancy_flush(mshr_table *m, uint64_t now);
+/* The occupancy record as it stands (mshr_occupancy_save writes
+ * mshr_occupancy_words words), and a flush as if the record were still the
+ * one saved: for a block that ran past the end of the run and holds its
+ * statistics back (issue 20, l2slice_hold.c). The entries themselves are
+ * not touched. */
+size_t mshr_occupancy_words(const mshr_table *m);
+void mshr_occupancy_save(const mshr_table *m, uint64_t *buf);
+void mshr_occupancy_flush_saved(mshr_table *m, const uint64_t *buf, uint64_t now);
 
 #endif

@@ -26,8 +26,7 @@ typedef struct runahead {
 /* Asks for its own next cycle (if any) and blocks; returns the time woken. */
 static inline des_time runahead_sleep(des_actor *self, const des_clock *clk, const runahead *r)
 {
-    if (r->own != UINT64_MAX)
-        des_wake_at(self, r->own * clk->period);
+    des_wake_instead(self, r->own != UINT64_MAX ? r->own * clk->period : DES_NEVER);
     return des_block(self);
 }
 

@@ -42,8 +42,9 @@ typedef struct l2_bench {
 } l2_bench;
 
 /* A slice with L2 hit latency `hit_latency`, 32-B sectors, atomic latency
- * 4, the default write policy or, with `write_back`, write-back. */
-static void l2_bench_init(l2_bench *b, unsigned hit_latency, bool write_back)
+ * 4, the default write policy or, with `write_back`, write-back; its
+ * statistics in `st` (may be NULL). */
+static void l2_bench_init_stats(l2_bench *b, unsigned hit_latency, bool write_back, stats *st)
 {
     static des_clock clk[1] = {{"all", 1000000, 0}};
     static cache_params l2;
@@ -58,12 +59,17 @@ static void l2_bench_init(l2_bench *b, unsigned hit_latency, bool write_back)
     des_actor *src = des_actor_new(b->e, "xbar", l2_idle_main, NULL);
     des_actor *ka = des_actor_new(b->e, "sink", l2_sink_main, &b->k);
     des_actor *mem = des_actor_new(b->e, "dram", l2_idle_main, NULL);
-    b->l = l2slice_new(b->e, "l2s0", 0, &l2, 4, &clk[0], NULL);
+    b->l = l2slice_new(b->e, "l2s0", 0, &l2, 4, &clk[0], st);
     b->in = des_port_new(b->e, "req", sizeof(mem_pkt), 8, 1, src, l2slice_actor(b->l));
     b->k.in = des_port_new(b->e, "rep", sizeof(mem_pkt), 8, 1, l2slice_actor(b->l), ka);
     l2slice_connect_xbar(b->l, b->in, b->k.in);
     l2slice_connect_dram(b->l, des_port_new(b->e, "down", sizeof(mem_pkt), 8, 1, l2slice_actor(b->l), mem),
                          des_port_new(b->e, "up", sizeof(mem_pkt), 8, 1, mem, l2slice_actor(b->l)));
+}
+
+static inline void l2_bench_init(l2_bench *b, unsigned hit_latency, bool write_back)
+{
+    l2_bench_init_stats(b, hit_latency, write_back, NULL);
 }
 
 #endif

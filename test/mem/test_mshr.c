@@ -157,6 +157,35 @@ Test(mshr, occupancy_is_cycle_weighted)
     mshr_free(m);
 }
 
+/* The record saved at 15 (one entry in use since 10) and closed at 22 as if
+ * nothing had happened after: bucket 0 = 10 cycles, bucket 1 = 12 (10..22);
+ * the second entry (15) and the pop (25) made after the save count for
+ * nothing. Closed at 12 instead: bucket 1 = 2. For a block that ran past
+ * the end of the run (issue 20). */
+Test(mshr, occupancy_closed_from_a_saved_record)
+{
+    mshr_table *m = mshr_new(2, 1);
+    const stats_hist *h = mshr_occupancy(m);
+    mshr_allocate(m, 0x1000, 1, RQ(1, 1), &O, 10);
+    uint64_t buf[8];
+    cr_assert_eq(mshr_occupancy_words(m), 5);
+    mshr_occupancy_save(m, buf);
+    mshr_allocate(m, 0x2000, 1, RQ(2, 1), &O, 15);
+    mshr_fill(m, 0x1000, 1, NULL, 20);
+    mshr_requester out;
+    mshr_pop_ready(m, &out, NULL, 25);
+    mshr_occupancy_flush_saved(m, buf, 22);
+    cr_expect_eq(h->count[0], 10);
+    cr_expect_eq(h->count[1], 12);
+    cr_expect_eq(h->count[2], 0);
+    cr_expect_eq(h->samples, 22);
+    mshr_occupancy_flush_saved(m, buf, 12);
+    cr_expect_eq(h->count[1], 2);
+    cr_expect_eq(h->samples, 12);
+    cr_expect_eq(mshr_in_use(m), 1, "the entries are left as they are");
+    mshr_free(m);
+}
+
 Test(mshr, occupancy_buckets_for_32_entries)
 {
     /* 0..32 is 33 values, more than a histogram holds: 31 ranges of width
