@@ -23,7 +23,12 @@ typedef struct runahead {
 
 #define RUNAHEAD_INIT ((runahead){.last = 0, .own = UINT64_MAX, .ran = false, .far = 0, .stop = 0})
 
-/* Asks for its own next cycle (if any) and blocks; returns the time woken. */
+/* Asks for its own next cycle (if any) and blocks; returns the time woken.
+ * It replaces the pending wake-up (des_wake_instead): one asked for a
+ * cycle the block has run over since would keep its one wake-heap entry
+ * and hide a later request (a pop's wake-up of a waiting sender); what its
+ * ports still owe, des_block asks for again (docs/des.md, "A stale wake-up
+ * no longer hides a later one"). */
 static inline des_time runahead_sleep(des_actor *self, const des_clock *clk, const runahead *r)
 {
     des_wake_instead(self, r->own != UINT64_MAX ? r->own * clk->period : DES_NEVER);
